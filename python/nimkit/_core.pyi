@@ -1,0 +1,41 @@
+"""Type stubs for the native core (nimkit._core). Use the nimkit package instead."""
+
+from collections.abc import Iterable
+from typing import Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "IllegalMoveError",
+    "after",
+    "analyse",
+    "check_heaps",
+    "check_move_args",
+    "check_rules",
+    "illegal_reason",
+    "legal_moves",
+    "solve_box",
+]
+
+class IllegalMoveError(ValueError):
+    """A move that the position or the rules do not allow (a ValueError)."""
+
+def check_heaps(heaps: Iterable[SupportsIndex]) -> tuple[int, ...]: ...
+def check_rules(misere: bool, max_take: Any) -> int | tuple[int | None, ...] | None: ...
+def check_move_args(heap: SupportsIndex, take: SupportsIndex) -> tuple[int, int]: ...
+def analyse(
+    heaps: Iterable[SupportsIndex], misere: bool, max_take: Any
+) -> tuple[list[int], int, bool, list[tuple[int, int]]]: ...
+def after(
+    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, max_take: Any
+) -> tuple[int, ...]: ...
+def illegal_reason(
+    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, max_take: Any
+) -> str | None: ...
+def legal_moves(
+    heaps: Iterable[SupportsIndex], misere: bool, max_take: Any, limit: int
+) -> list[tuple[int, int]]: ...
+def solve_box(
+    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_positions: int
+) -> npt.NDArray[np.bool_]: ...

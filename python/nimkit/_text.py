@@ -1,0 +1,70 @@
+"""Plain-text rendering of an analysis: the digital-sum table and the verdict."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
+
+def digital_sum_table(sizes: tuple[int, ...], grundy: tuple[int, ...], nim_sum: int) -> list[str]:
+    """One row per heap with its Grundy value in binary, the nim-sum row, and a marker
+    row under the columns holding an odd number of 1s (the bits of the nim-sum)."""
+    width = max([1, *(g.bit_length() for g in grundy)])
+    header = ("heap", "size", "grundy")
+    rows = [(str(i), str(n), str(g)) for i, (n, g) in enumerate(zip(sizes, grundy, strict=True))]
+    rows.append(("nim-sum", "", str(nim_sum)))
+    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(3)]
+
+    def line(cells: tuple[str, str, str], binary: str) -> str:
+        left = "  ".join(cell.rjust(w) for cell, w in zip(cells, widths, strict=True))
+        return f"{left}  {binary}".rstrip()
+
+    lines = [line(header, "binary".rjust(width))]
+    values = [*grundy, nim_sum]
+    lines += [line(r, format(g, f"0{width}b")) for r, g in zip(rows, values, strict=True)]
+    lines.insert(-1, "-" * len(lines[0]))
+    marks = "".join("^" if bit == "1" else " " for bit in format(nim_sum, f"0{width}b"))
+    if nim_sum:
+        lines.append(line(("", "", ""), marks) + "   odd number of 1s")
+    else:
+        lines.append(" " * (sum(widths) + 4) + "  every column has an even number of 1s")
+    return lines
+
+
+def analysis_text(analysis: Analysis) -> str:
+    """The report ``nimkit analyse`` prints."""
+    position, rules = analysis.position, analysis.rules
+    lines = [
+        f"Position: {position}   (heaps numbered from 0)",
+        f"Rules:    {rules.describe()}",
+        "",
+        *digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum),
+        "",
+        f"Nim-sum:  {analysis.nim_sum}",
+        f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}",
+    ]
+    if rules.misere:
+        lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
+    if analysis.winning_moves:
+        lines.append("Winning moves:")
+        for move in analysis.winning_moves:
+            left = position.after(move, rules)
+            lines.append(f"  {move}  ({position[move.heap]} -> {left[move.heap]}), leaving {left}")
+    else:
+        lines.append("Winning moves: none")
+    return "\n".join(lines)
+
+
+def _misere_rule(grundy: tuple[int, ...]) -> str:
+    """Which half of the misère rule decides this position."""
+    if any(g > 1 for g in grundy):
+        return (
+            "some Grundy value exceeds 1, so misère play goes as normal play: "
+            "the player to move loses exactly when the nim-sum is 0"
+        )
+    return (
+        "every Grundy value is 0 or 1, so in misère play the player to move "
+        "loses exactly when the nim-sum is 1"
+    )

@@ -1,0 +1,70 @@
+"""Everything the closed forms say about one position, in one object."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, SupportsIndex
+
+from . import _core
+from ._text import analysis_text
+from .position import Move, Outcome, Position, _moves
+from .rules import Rules, rules_or_default
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A position under some rules: Grundy values, nim-sum, outcome, every winning move.
+
+    ``str(analysis)`` is the report that ``nimkit analyse`` prints; ``to_dict()`` is its
+    ``--json`` form.
+    """
+
+    position: Position
+    rules: Rules
+    grundy: tuple[int, ...]
+    nim_sum: int
+    outcome: Outcome
+    winning_moves: tuple[Move, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The facts as plain JSON-ready data."""
+        return {
+            "position": list(self.position),
+            "rules": {"misere": self.rules.misere, "max_take": self.rules.max_take},
+            "grundy": list(self.grundy),
+            "nim_sum": self.nim_sum,
+            "outcome": self.outcome.value,
+            "player_to_move": "wins" if self.outcome.player_to_move_wins else "loses",
+            "winning_moves": [
+                {
+                    "heap": move.heap,
+                    "take": move.take,
+                    "leaves": list(self.position.after(move, self.rules)),
+                }
+                for move in self.winning_moves
+            ],
+        }
+
+    def __str__(self) -> str:
+        return analysis_text(self)
+
+
+def analyse(position: Position | Iterable[SupportsIndex], rules: Rules | None = None) -> Analysis:
+    """Analyse ``position`` under ``rules`` (default: plain Nim, normal play).
+
+    >>> analyse(Position([3, 4, 5])).winning_moves
+    (Move(heap=0, take=2),)
+    """
+    if not isinstance(position, Position):
+        position = Position(position)
+    rules = rules_or_default(rules)
+    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, *rules._args())
+    return Analysis(
+        position=position,
+        rules=rules,
+        grundy=tuple(grundy),
+        nim_sum=nim_sum,
+        outcome=Outcome.P if is_p else Outcome.N,
+        winning_moves=tuple(_moves(winning)),
+    )

@@ -1,0 +1,85 @@
+"""The ``nimkit`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .analysis import analyse
+from .rules import Rules
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit status 2, never a traceback."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _heap(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a heap size is a whole number, not {text!r}") from None
+
+
+def _max_take(text: str) -> int | tuple[int | None, ...] | None:
+    """``K``, ``none``, or ``K1,K2,none,...`` (one per heap)."""
+
+    def one(part: str) -> int | None:
+        part = part.strip()
+        if part.lower() == "none":
+            return None
+        try:
+            return int(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"a take limit is a whole number or 'none', not {part!r}"
+            ) from None
+
+    parts = text.split(",")
+    return one(parts[0]) if len(parts) == 1 else tuple(one(p) for p in parts)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="nimkit", description="Solve Nim and its take-away relatives.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    analyse_cmd = commands.add_parser(
+        "analyse",
+        help="analyse one position: Grundy values, nim-sum, outcome, every winning move",
+        description="Analyse one position: the digital-sum table, the outcome and every "
+        "winning move. Heaps are numbered from 0.",
+    )
+    analyse_cmd.add_argument("heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
+    analyse_cmd.add_argument(
+        "--misere", action="store_true", help="misère play: taking the last object loses"
+    )
+    analyse_cmd.add_argument(
+        "--max-take",
+        type=_max_take,
+        default=None,
+        metavar="K",
+        help="take at most K per turn; or one limit per heap, e.g. 3,5,none",
+    )
+    analyse_cmd.add_argument("--json", action="store_true", help="print the facts as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        analysis = analyse(args.heaps, Rules(misere=args.misere, max_take=args.max_take))
+    except (ValueError, TypeError, OverflowError) as err:
+        parser.exit(2, f"nimkit: error: {err}\n")
+    if args.json:
+        print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(analysis)
+    return 0

@@ -1,0 +1,203 @@
+"""Positions, moves and outcomes. Every answer comes from the native core."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from typing import SupportsIndex, overload
+
+from . import _core
+from .rules import Rules, rules_or_default
+
+#: ``Position.moves`` refuses to build a list longer than this.
+MAX_LISTED_MOVES = 10_000_000
+
+
+class Outcome(enum.Enum):
+    """Who wins with perfect play: P (the previous player) or N (the next player)."""
+
+    P = "P"
+    N = "N"
+
+    @property
+    def player_to_move_wins(self) -> bool:
+        return self is Outcome.N
+
+    def describe(self) -> str:
+        """The outcome in words."""
+        verb = "wins" if self is Outcome.N else "loses"
+        return f"the player to move {verb} against perfect play"
+
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
+
+
+class Move:
+    """Take ``take`` objects (at least 1) from heap number ``heap`` (counted from 0).
+
+    >>> Move(heap=3, take=2)
+    Move(heap=3, take=2)
+    """
+
+    __slots__ = ("_heap", "_take")
+    _heap: int
+    _take: int
+
+    def __init__(self, heap: SupportsIndex, take: SupportsIndex) -> None:
+        checked_heap, checked_take = _core.check_move_args(heap, take)
+        object.__setattr__(self, "_heap", checked_heap)
+        object.__setattr__(self, "_take", checked_take)
+
+    @property
+    def heap(self) -> int:
+        """The heap's index, from 0."""
+        return self._heap
+
+    @property
+    def take(self) -> int:
+        """How many objects the move takes."""
+        return self._take
+
+    def __repr__(self) -> str:
+        return f"Move(heap={self._heap}, take={self._take})"
+
+    def __str__(self) -> str:
+        return f"take {self._take} from heap {self._heap}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self._heap, self._take) == (other._heap, other._take)
+
+    def __lt__(self, other: Move) -> bool:
+        return (self._heap, self._take) < (other._heap, other._take)
+
+    def __hash__(self) -> int:
+        return hash(("Move", self._heap, self._take))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Move is immutable")
+
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int]]:
+        return Move, (self._heap, self._take)
+
+
+def _moves(pairs: Iterable[tuple[int, int]]) -> list[Move]:
+    return [Move(heap, take) for heap, take in pairs]
+
+
+class Position(Sequence[int]):
+    """The sizes of the heaps: an immutable, hashable sequence of ints in 0..2**64 - 1.
+
+    >>> Position([1, 3, 5, 7])
+    Position([1, 3, 5, 7])
+
+    Methods that depend on the rules take a ``Rules`` (default: plain Nim, normal play).
+    """
+
+    __slots__ = ("_heaps",)
+    _heaps: tuple[int, ...]
+
+    def __init__(self, heaps: Iterable[SupportsIndex] = ()) -> None:
+        object.__setattr__(self, "_heaps", _core.check_heaps(heaps))
+
+    @property
+    def heaps(self) -> tuple[int, ...]:
+        """The heap sizes as a tuple."""
+        return self._heaps
+
+    def grundy(self, rules: Rules | None = None) -> tuple[int, ...]:
+        """Each heap's Grundy value: its size, or its size mod (limit + 1)."""
+        return tuple(self._analyse(rules)[0])
+
+    def nim_sum(self, rules: Rules | None = None) -> int:
+        """XOR of the Grundy values."""
+        return self._analyse(rules)[1]
+
+    def outcome(self, rules: Rules | None = None) -> Outcome:
+        """Outcome.P if the player to move loses against perfect play, else Outcome.N."""
+        return Outcome.P if self._analyse(rules)[2] else Outcome.N
+
+    def winning_moves(self, rules: Rules | None = None) -> list[Move]:
+        """Every move to a P-position (at most one per heap), in heap order."""
+        return _moves(self._analyse(rules)[3])
+
+    def moves(self, rules: Rules | None = None) -> list[Move]:
+        """Every legal move, heap by heap, smallest take first.
+
+        Raises ValueError when there are more than ``MAX_LISTED_MOVES``.
+        """
+        return _moves(
+            _core.legal_moves(self._heaps, *rules_or_default(rules)._args(), MAX_LISTED_MOVES)
+        )
+
+    def is_legal(self, move: Move, rules: Rules | None = None) -> bool:
+        """Whether ``move`` may be played here under ``rules``."""
+        return self.illegal_reason(move, rules) is None
+
+    def illegal_reason(self, move: Move, rules: Rules | None = None) -> str | None:
+        """Why ``move`` may not be played here, or None if it may."""
+        return _core.illegal_reason(
+            self._heaps, move.heap, move.take, *rules_or_default(rules)._args()
+        )
+
+    def after(self, move: Move, rules: Rules | None = None) -> Position:
+        """The position after ``move``; raises IllegalMoveError if it is not legal.
+
+        Without ``rules`` only the heap sizes limit the move; pass the rules to
+        enforce a take limit too.
+        """
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
+        heaps = _core.after(self._heaps, move.heap, move.take, *rules_or_default(rules)._args())
+        return Position._trusted(heaps)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no object is left (no move is possible)."""
+        return not any(self._heaps)
+
+    def _analyse(self, rules: Rules | None) -> tuple[list[int], int, bool, list[tuple[int, int]]]:
+        return _core.analyse(self._heaps, *rules_or_default(rules)._args())
+
+    @classmethod
+    def _trusted(cls, heaps: tuple[int, ...]) -> Position:
+        """A position from heaps the core has already validated."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "_heaps", heaps)
+        return position
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Position: ...
+    def __getitem__(self, index: int | slice) -> int | Position:
+        if isinstance(index, slice):
+            return Position._trusted(self._heaps[index])
+        return self._heaps[index]
+
+    def __len__(self) -> int:
+        return len(self._heaps)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._heaps)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._heaps == other._heaps
+
+    def __hash__(self) -> int:
+        return hash(("Position", self._heaps))
+
+    def __repr__(self) -> str:
+        return f"Position({list(self._heaps)!r})"
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self._heaps)) if self._heaps else "(no heaps)"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    def __reduce__(self) -> tuple[type[Position], tuple[tuple[int, ...]]]:
+        return Position, (self._heaps,)

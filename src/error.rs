@@ -1,0 +1,45 @@
+//! The one error type of the core; `src/python/errors.rs` maps it to Python exceptions.
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    #[error("take limit must be at least 1, got 0{}", heap_suffix(*.heap))]
+    ZeroTakeLimit { heap: Option<usize> },
+
+    #[error("{limits} per-heap take limits given for {heaps} heaps; give one per heap")]
+    LimitCount { limits: usize, heaps: usize },
+
+    #[error("illegal move: there is no heap {heap} (the position has {heaps} heaps)")]
+    NoSuchHeap { heap: usize, heaps: usize },
+
+    #[error("illegal move: a move must take at least 1 object")]
+    TakeNothing,
+
+    #[error("illegal move: cannot take {take} from heap {heap}, which has only {size}")]
+    TakeTooMany { heap: usize, take: u64, size: u64 },
+
+    #[error("illegal move: cannot take {take} from heap {heap}; the rules allow at most {limit}")]
+    OverLimit { heap: usize, take: u64, limit: u64 },
+
+    #[error("the box holds {positions} positions, over the limit of {limit}")]
+    BoxTooLarge { positions: u128, limit: u64 },
+}
+
+impl Error {
+    /// True for the errors that describe an illegal move (IllegalMoveError in Python).
+    pub fn is_illegal_move(&self) -> bool {
+        matches!(
+            self,
+            Error::NoSuchHeap { .. }
+                | Error::TakeNothing
+                | Error::TakeTooMany { .. }
+                | Error::OverLimit { .. }
+        )
+    }
+}
+
+fn heap_suffix(heap: Option<usize>) -> String {
+    heap.map(|h| format!(" for heap {h}")).unwrap_or_default()
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,9 @@
+//! nimkit: an exact solver for Nim and its take-away relatives.
+pub mod error;
+pub mod position;
+pub mod rules;
+pub mod search;
+pub mod theory;
+
+#[cfg(feature = "python")]
+mod python;

@@ -1,0 +1,123 @@
+//! Python values to core values, with errors that name the offending value.
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use crate::rules::{Rules, TakeLimit};
+
+/// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
+/// (numpy integers), but never bool, float or str, and never a silent cast.
+pub fn uint(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an integer, not bool ({})",
+            obj.repr()?
+        )));
+    }
+    let value: i128 = match obj.extract() {
+        Ok(value) => value,
+        Err(err) if err.is_instance_of::<PyOverflowError>(obj.py()) => {
+            // Beyond i128: only the sign is left to tell.
+            return Err(if obj.lt(0)? {
+                negative(what, obj)
+            } else {
+                too_large(what, obj)
+            });
+        }
+        Err(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be an integer, not {} ({})",
+                obj.get_type().name()?,
+                obj.repr()?
+            )))
+        }
+    };
+    if value < 0 {
+        return Err(negative(what, obj));
+    }
+    u64::try_from(value).map_err(|_| too_large(what, obj))
+}
+
+fn negative(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyValueError::new_err(format!("{what} must not be negative, got {obj}"))
+}
+
+fn too_large(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyOverflowError::new_err(format!(
+        "{what} is {obj}, over the largest allowed, 2**64 - 1"
+    ))
+}
+
+/// An iterable of unsigned integers (a str or bytes is refused, not read as digits).
+pub fn uints(obj: &Bound<'_, PyAny>, what: &str, item: &str) -> PyResult<Vec<u64>> {
+    items(obj, what)?
+        .iter()
+        .enumerate()
+        .map(|(i, value)| uint(value, &format!("{item} {i}")))
+        .collect()
+}
+
+fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let refuse = || {
+        PyTypeError::new_err(format!(
+            "{what} must be an iterable of integers, not {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    };
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(refuse());
+    }
+    obj.try_iter().map_err(|_| refuse())?.collect()
+}
+
+/// The heap sizes of a position.
+pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    uints(obj, "heaps", "heap")
+}
+
+/// `max_take`: None (no limit), one integer for all heaps, or one integer or None per heap.
+pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
+    if obj.is_none() {
+        return Ok(TakeLimit::None);
+    }
+    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
+        return Ok(TakeLimit::All(uint(obj, "max_take")?));
+    }
+    let limits = items(obj, "max_take").map_err(|_| {
+        PyTypeError::new_err(format!(
+            "max_take must be None, an integer >= 1, or one integer or None per heap, not {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    limits
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            if k.is_none() {
+                Ok(None)
+            } else {
+                uint(k, &format!("max_take for heap {i}")).map(Some)
+            }
+        })
+        .collect::<PyResult<_>>()
+        .map(TakeLimit::PerHeap)
+}
+
+/// Validated rules from the two arguments every Python entry point takes.
+pub fn rules(misere: bool, max_take: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    Ok(Rules::new(misere, take_limit(max_take)?)?)
+}
+
+/// A take limit as Python sees it: None, an int, or a tuple of int-or-None.
+pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bound<'py, PyAny>> {
+    match limit {
+        TakeLimit::None => Ok(py.None().into_bound(py)),
+        TakeLimit::All(k) => k.into_bound_py_any(py),
+        TakeLimit::PerHeap(ks) => Ok(PyTuple::new(py, ks)?.into_any()),
+    }
+}

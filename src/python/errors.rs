@@ -1,0 +1,23 @@
+//! The core's errors, mapped once to Python exceptions.
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::PyErr;
+
+use crate::error::Error;
+
+create_exception!(
+    nimkit,
+    IllegalMoveError,
+    PyValueError,
+    "A move that the position or the rules do not allow (a ValueError)."
+);
+
+impl From<Error> for PyErr {
+    fn from(err: Error) -> PyErr {
+        if err.is_illegal_move() {
+            IllegalMoveError::new_err(err.to_string())
+        } else {
+            PyValueError::new_err(err.to_string())
+        }
+    }
+}

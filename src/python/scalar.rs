@@ -1,0 +1,138 @@
+//! One position at a time: validation, closed forms, moves, and the reference search.
+use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::{IntoPyArray, PyArrayDyn};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::convert;
+use crate::error::Error;
+use crate::position::{check_move, Move, Position};
+use crate::search::BoxSolution;
+use crate::theory;
+
+type Moves = Vec<(usize, u64)>;
+
+fn pairs(moves: impl IntoIterator<Item = Move>) -> Moves {
+    moves.into_iter().map(|m| (m.heap, m.take)).collect()
+}
+
+/// Validate heap sizes; return them as a tuple of ints.
+#[pyfunction]
+pub fn check_heaps<'py>(
+    py: Python<'py>,
+    heaps: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, convert::heaps(heaps)?)
+}
+
+/// Validate rules; return `max_take` normalised (None, an int, or a tuple of int-or-None).
+#[pyfunction]
+pub fn check_rules<'py>(
+    py: Python<'py>,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = convert::rules(misere, max_take)?;
+    convert::take_limit_to_py(py, rules.take_limit())
+}
+
+/// Validate a move's heap index and take; return them as ints.
+#[pyfunction]
+pub fn check_move_args(heap: &Bound<'_, PyAny>, take: &Bound<'_, PyAny>) -> PyResult<(usize, u64)> {
+    let heap = convert::uint(heap, "heap")?;
+    let take = convert::uint(take, "take")?;
+    if take == 0 {
+        return Err(Error::TakeNothing.into());
+    }
+    // A heap index past usize cannot name a heap of any position in memory.
+    Ok((usize::try_from(heap).unwrap_or(usize::MAX), take))
+}
+
+/// Grundy values, nim-sum, whether P, and every winning move, in one call.
+#[pyfunction]
+pub fn analyse(
+    heaps: &Bound<'_, PyAny>,
+    misere: bool,
+    max_take: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<u64>, u64, bool, Moves)> {
+    let rules = convert::rules(misere, max_take)?;
+    let a = theory::analyse(&convert::heaps(heaps)?, &rules)?;
+    Ok((
+        a.grundy,
+        a.nim_sum,
+        a.outcome == theory::Outcome::P,
+        pairs(a.winning_moves),
+    ))
+}
+
+/// The heaps after a move, which must be legal under the rules.
+#[pyfunction]
+pub fn after<'py>(
+    py: Python<'py>,
+    heaps: &Bound<'py, PyAny>,
+    heap: usize,
+    take: u64,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let rules = convert::rules(misere, max_take)?;
+    let position = Position::new(convert::heaps(heaps)?).after(Move::new(heap, take), &rules)?;
+    PyTuple::new(py, position.heaps())
+}
+
+/// Whether a move is legal: None if so, else the reason.
+#[pyfunction]
+pub fn illegal_reason(
+    heaps: &Bound<'_, PyAny>,
+    heap: usize,
+    take: u64,
+    misere: bool,
+    max_take: &Bound<'_, PyAny>,
+) -> PyResult<Option<String>> {
+    let rules = convert::rules(misere, max_take)?;
+    let heaps = convert::heaps(heaps)?;
+    rules.check_heaps(heaps.len())?;
+    Ok(check_move(&heaps, Move::new(heap, take), &rules)
+        .err()
+        .map(|e| e.to_string()))
+}
+
+/// Every legal move; refuses to list more than `limit`.
+#[pyfunction]
+pub fn legal_moves(
+    heaps: &Bound<'_, PyAny>,
+    misere: bool,
+    max_take: &Bound<'_, PyAny>,
+    limit: u64,
+) -> PyResult<Moves> {
+    let rules = convert::rules(misere, max_take)?;
+    let position = Position::new(convert::heaps(heaps)?);
+    let count = position.count_moves(&rules)?;
+    if count > u128::from(limit) {
+        return Err(PyValueError::new_err(format!(
+            "the position has {count} legal moves, more than the {limit} that may be listed"
+        )));
+    }
+    let moves = pairs(position.moves(&rules)?);
+    Ok(moves)
+}
+
+/// The reference search: whether each position of the box `0..=bounds[i]` is P,
+/// as a bool array of shape `bounds + 1`.
+#[pyfunction]
+pub fn solve_box<'py>(
+    py: Python<'py>,
+    bounds: &Bound<'py, PyAny>,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+    max_positions: u64,
+) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+    let rules = convert::rules(misere, max_take)?;
+    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let solution = py.detach(|| BoxSolution::solve(&bounds, &rules, max_positions))?;
+    let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
+    let array = ArrayD::from_shape_vec(IxDyn(&shape), solution.is_p().to_vec())
+        .expect("the box solution has one entry per position of the box");
+    Ok(array.into_pyarray(py))
+}

@@ -1,0 +1,127 @@
+//! The brute-force reference: Ferguson's labelling by retrograde analysis over a box.
+//!
+//! A position with no move is P in normal play and N in misère play; any other
+//! position is N exactly when some move reaches a P-position. Every move lowers a
+//! heap, so one pass in increasing mixed-radix order labels the whole box.
+use crate::error::{Error, Result};
+use crate::position::{max_take, Move};
+use crate::rules::Rules;
+use crate::theory::Outcome;
+
+/// The outcome of every position with heap `i` in `0..=bounds[i]`.
+#[derive(Debug, Clone)]
+pub struct BoxSolution {
+    bounds: Vec<u64>,
+    strides: Vec<usize>,
+    rules: Rules,
+    is_p: Vec<bool>,
+}
+
+impl BoxSolution {
+    /// Label every position of the box; refuse boxes of more than `max_positions`.
+    pub fn solve(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
+        rules.check_heaps(bounds.len())?;
+        let size = box_size(bounds);
+        if size > u128::from(max_positions) {
+            return Err(Error::BoxTooLarge {
+                positions: size,
+                limit: max_positions,
+            });
+        }
+        let size = size as usize; // fits: at most max_positions, itself allocated below
+        let mut strides = vec![1usize; bounds.len()];
+        for i in (0..bounds.len().saturating_sub(1)).rev() {
+            strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
+        }
+        let mut is_p = vec![false; size];
+        let mut heaps = vec![0u64; bounds.len()];
+        for index in 0..size {
+            let mut has_move = false;
+            let mut reaches_p = false;
+            'heaps: for (i, &n) in heaps.iter().enumerate() {
+                for take in 1..=max_take(n, rules.limit_for(i)) {
+                    has_move = true;
+                    if is_p[index - take as usize * strides[i]] {
+                        reaches_p = true;
+                        break 'heaps;
+                    }
+                }
+            }
+            is_p[index] = if has_move {
+                !reaches_p
+            } else {
+                !rules.is_misere()
+            };
+            advance(&mut heaps, bounds);
+        }
+        Ok(BoxSolution {
+            bounds: bounds.to_vec(),
+            strides,
+            rules: rules.clone(),
+            is_p,
+        })
+    }
+
+    pub fn bounds(&self) -> &[u64] {
+        &self.bounds
+    }
+
+    /// P or N for every position, in lexicographic order (last heap fastest).
+    pub fn is_p(&self) -> &[bool] {
+        &self.is_p
+    }
+
+    /// The outcome of one position inside the box.
+    pub fn outcome(&self, heaps: &[u64]) -> Outcome {
+        if self.is_p[self.index(heaps)] {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+
+    /// Every move from `heaps` to a P-position, in heap order.
+    pub fn winning_moves(&self, heaps: &[u64]) -> Vec<Move> {
+        let index = self.index(heaps);
+        let mut moves = Vec::new();
+        for (heap, &n) in heaps.iter().enumerate() {
+            for take in 1..=max_take(n, self.rules.limit_for(heap)) {
+                if self.is_p[index - take as usize * self.strides[heap]] {
+                    moves.push(Move { heap, take });
+                }
+            }
+        }
+        moves
+    }
+
+    fn index(&self, heaps: &[u64]) -> usize {
+        assert_eq!(heaps.len(), self.bounds.len(), "wrong number of heaps");
+        heaps
+            .iter()
+            .zip(&self.bounds)
+            .zip(&self.strides)
+            .map(|((&h, &b), &s)| {
+                assert!(h <= b, "heap {h} is outside the box (bound {b})");
+                h as usize * s
+            })
+            .sum()
+    }
+}
+
+/// The number of positions in the box (saturating: past u128 it is too large anyway).
+pub fn box_size(bounds: &[u64]) -> u128 {
+    bounds
+        .iter()
+        .fold(1u128, |size, &b| size.saturating_mul(u128::from(b) + 1))
+}
+
+/// Step `heaps` to the next position of the box in lexicographic order.
+pub fn advance(heaps: &mut [u64], bounds: &[u64]) {
+    for i in (0..heaps.len()).rev() {
+        if heaps[i] < bounds[i] {
+            heaps[i] += 1;
+            return;
+        }
+        heaps[i] = 0;
+    }
+}

@@ -1,0 +1,132 @@
+//! Closed forms: Grundy values, nim-sum, outcome and every winning move, in O(heaps).
+//!
+//! A heap of `n` with take limit `k` has Grundy value `n mod (k+1)`; with no limit, `n`.
+//! Normal play: P exactly when the nim-sum is 0. Misère play: the same while some
+//! Grundy value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1.
+use crate::error::Result;
+use crate::position::Move;
+use crate::rules::Rules;
+
+/// Whether the player to move loses (P) or wins (N) against perfect play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Previous player wins: the player to move loses.
+    P,
+    /// Next player wins: the player to move wins.
+    N,
+}
+
+/// Grundy value of a heap of `n` with take limit `limit`.
+#[inline]
+pub fn grundy(n: u64, limit: Option<u64>) -> u64 {
+    // A limit of u64::MAX never binds: every heap is smaller than k + 1 = 2^64.
+    match limit.and_then(|k| k.checked_add(1)) {
+        Some(modulus) => n % modulus,
+        None => n,
+    }
+}
+
+/// The outcome decided by the nim-sum and whether some Grundy value exceeds 1.
+#[inline]
+pub fn is_p(nim_sum: u64, some_big: bool, misere: bool) -> bool {
+    if misere && !some_big {
+        nim_sum == 1
+    } else {
+        nim_sum == 0
+    }
+}
+
+/// The Grundy value a heap must move to for the whole position to become P, given
+/// the nim-sum of the other heaps and whether one of them has a Grundy value over 1.
+#[inline]
+pub fn target_grundy(others_sum: u64, some_other_big: bool, misere: bool) -> u64 {
+    if misere && !some_other_big {
+        // The others are all 0 or 1; leave an odd number of 1s and no larger value.
+        others_sum ^ 1
+    } else {
+        others_sum
+    }
+}
+
+/// How many to take from a heap of `n` (take limit `limit`) to leave Grundy value
+/// `target`, if one move does it. With a limit, the reachable heaps `n-k..n-1` have
+/// distinct remainders, so at most one move reaches each target.
+#[inline]
+pub fn take_to_grundy(n: u64, limit: Option<u64>, target: u64) -> Option<u64> {
+    match limit.and_then(|k| k.checked_add(1)) {
+        None => (target < n).then(|| n - target),
+        Some(modulus) => {
+            let g = n % modulus;
+            if target < g {
+                Some(g - target)
+            } else if target > g && target < modulus {
+                // Wrap down through a multiple of k + 1: take g + 1 + (k - target).
+                let take = modulus - (target - g);
+                (take <= n).then_some(take)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Each heap's Grundy value.
+pub fn grundy_values(heaps: &[u64], rules: &Rules) -> Result<Vec<u64>> {
+    rules.check_heaps(heaps.len())?;
+    Ok(heaps
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| grundy(n, rules.limit_for(i)))
+        .collect())
+}
+
+/// XOR of the heaps' Grundy values.
+pub fn nim_sum(heaps: &[u64], rules: &Rules) -> Result<u64> {
+    Ok(grundy_values(heaps, rules)?.iter().fold(0, |s, &g| s ^ g))
+}
+
+/// P or N.
+pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
+    Ok(analyse(heaps, rules)?.outcome)
+}
+
+/// Every winning move (at most one per heap), in heap order.
+pub fn winning_moves(heaps: &[u64], rules: &Rules) -> Result<Vec<Move>> {
+    Ok(analyse(heaps, rules)?.winning_moves)
+}
+
+/// Everything the closed forms say about a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    pub grundy: Vec<u64>,
+    pub nim_sum: u64,
+    pub outcome: Outcome,
+    pub winning_moves: Vec<Move>,
+}
+
+pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
+    let grundy = grundy_values(heaps, rules)?;
+    let nim_sum = grundy.iter().fold(0, |s, &g| s ^ g);
+    let big = grundy.iter().filter(|&&g| g > 1).count();
+    let misere = rules.is_misere();
+    let outcome = if is_p(nim_sum, big > 0, misere) {
+        Outcome::P
+    } else {
+        Outcome::N
+    };
+    let winning_moves = grundy
+        .iter()
+        .zip(heaps)
+        .enumerate()
+        .filter_map(|(heap, (&g, &n))| {
+            let target = target_grundy(nim_sum ^ g, big > usize::from(g > 1), misere);
+            take_to_grundy(n, rules.limit_for(heap), target).map(|take| Move { heap, take })
+        })
+        .collect();
+    Ok(Analysis {
+        grundy,
+        nim_sum,
+        outcome,
+        winning_moves,
+    })
+}

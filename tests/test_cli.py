@@ -1,0 +1,91 @@
+"""The ``nimkit`` command, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+NIMKIT = shutil.which("nimkit")
+
+
+def run(*args: str, module: bool = False) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "nimkit"] if module or NIMKIT is None else [NIMKIT]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_console_script_is_installed():
+    assert NIMKIT is not None
+
+
+def test_marienbad():
+    result = run("analyse", "1", "3", "5", "7", "--misere")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Position: 1 3 5 7" in out
+    assert "misère play" in out
+    assert "Nim-sum:  0" in out
+    assert "the player to move loses against perfect play" in out
+    assert "Winning moves: none" in out
+    for row in ["0     1       1  001", "3     7       7  111", "nim-sum             0  000"]:
+        assert row in out
+
+
+def test_module_form_is_the_same_command():
+    assert run("analyse", "3", "4", "5", module=True).stdout == run("analyse", "3", "4", "5").stdout
+
+
+def test_every_winning_move_is_printed():
+    out = run("analyse", "1", "2", "7").stdout  # nim-sum 4: only heap 2 can fix it
+    assert "take 4 from heap 2  (7 -> 3), leaving 1 2 3" in out
+    out = run("analyse", "4", "4", "4").stdout  # nim-sum 4: every heap can
+    assert out.count("take 4 from heap") == 3
+
+
+def test_json_and_take_limits():
+    result = run("analyse", "13", "--misere", "--max-take", "3", "--json")
+    facts = json.loads(result.stdout)
+    assert facts == {
+        "position": [13],
+        "rules": {"misere": True, "max_take": 3},
+        "grundy": [1],
+        "nim_sum": 1,
+        "outcome": "P",
+        "player_to_move": "loses",
+        "winning_moves": [],
+    }
+    facts = json.loads(run("analyse", "5", "9", "4", "--max-take", "3,5,none", "--json").stdout)
+    assert facts["rules"]["max_take"] == [3, 5, None]
+    assert facts["grundy"] == [1, 3, 4]
+    # Heap 1 (limit 5) moves its remainder UP from 3 to 5 by taking 4.
+    assert facts["winning_moves"] == [
+        {"heap": 1, "take": 4, "leaves": [5, 5, 4]},
+        {"heap": 2, "take": 2, "leaves": [5, 9, 2]},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["analyse", "1", "-2"], "heap 1 must not be negative, got -2"),
+        (["analyse", "1", "x"], "a heap size is a whole number, not 'x'"),
+        (["analyse", "1.5"], "a heap size is a whole number, not '1.5'"),
+        (["analyse", str(2**64)], "over the largest allowed, 2**64 - 1"),
+        (["analyse", "1", "--max-take", "0"], "take limit must be at least 1, got 0"),
+        (["analyse", "1", "2", "--max-take", "1,2,3"], "3 per-heap take limits given for 2 heaps"),
+        (["analyse", "1", "--max-take", "many"], "a take limit is a whole number or 'none'"),
+        (["analyse"], "the following arguments are required: HEAP"),
+        (["analyse", "1", "--bogus"], "unrecognized arguments: --bogus"),
+        (["solve"], "invalid choice: 'solve'"),
+    ],
+)
+def test_bad_arguments_get_one_line_and_status_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,105 @@
+//! The closed forms of theory.rs against the brute-force labelling of search.rs, on
+//! every position of whole boxes, for every rule family: outcome and the exact set
+//! of winning moves.
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::{advance, box_size, BoxSolution};
+use nimkit::theory;
+
+/// Box bound per heap count: 1 heap 0..=60, 2 heaps 0..=24, 3 and 4 heaps 0..=12.
+const BOUNDS: [u64; 4] = [60, 24, 12, 12];
+
+fn check_box(bounds: &[u64], rules: &Rules) {
+    let solution = BoxSolution::solve(bounds, rules, u64::MAX).unwrap();
+    let mut heaps = vec![0u64; bounds.len()];
+    let mut p_positions = 0;
+    for _ in 0..box_size(bounds) {
+        let analysis = theory::analyse(&heaps, rules).unwrap();
+        assert_eq!(
+            analysis.outcome,
+            solution.outcome(&heaps),
+            "outcome of {heaps:?} under {rules:?}"
+        );
+        assert_eq!(
+            analysis.winning_moves,
+            solution.winning_moves(&heaps),
+            "winning moves of {heaps:?} under {rules:?}"
+        );
+        p_positions += usize::from(analysis.outcome == theory::Outcome::P);
+        advance(&mut heaps, bounds);
+    }
+    // Guard against a vacuous pass: every box here has both kinds of position.
+    assert!(p_positions > 0 && p_positions < solution.is_p().len());
+}
+
+fn uniform_limits() -> Vec<TakeLimit> {
+    let mut limits = vec![TakeLimit::None];
+    limits.extend([1, 2, 3, 4, 6].map(TakeLimit::All));
+    limits
+}
+
+/// Mixed per-heap limits, None included, for `heaps` heaps.
+fn mixed_limits(heaps: usize) -> Vec<TakeLimit> {
+    let menu = [Some(1), None, Some(3), Some(2), Some(6), None, Some(4)];
+    (0..4)
+        .map(|shift| {
+            TakeLimit::PerHeap((0..heaps).map(|i| menu[(i + shift) % menu.len()]).collect())
+        })
+        .collect()
+}
+
+fn check_all(heaps: usize) {
+    let bounds = vec![BOUNDS[heaps - 1]; heaps];
+    for limit in uniform_limits().into_iter().chain(mixed_limits(heaps)) {
+        for misere in [false, true] {
+            check_box(&bounds, &Rules::new(misere, limit.clone()).unwrap());
+        }
+    }
+}
+
+#[test]
+fn one_heap() {
+    check_all(1);
+}
+
+#[test]
+fn two_heaps() {
+    check_all(2);
+}
+
+#[test]
+fn three_heaps() {
+    check_all(3);
+}
+
+#[test]
+fn four_heaps() {
+    check_all(4);
+}
+
+#[test]
+fn uneven_box() {
+    let rules = Rules::new(true, TakeLimit::PerHeap(vec![Some(2), None, Some(5)])).unwrap();
+    check_box(&[3, 17, 9], &rules);
+}
+
+#[test]
+fn classic_positions() {
+    let misere = Rules::misere();
+    assert_eq!(
+        theory::outcome(&[1, 3, 5, 7], &misere).unwrap(),
+        theory::Outcome::P
+    );
+    let lights = Rules::new(true, TakeLimit::All(3)).unwrap();
+    assert_eq!(theory::outcome(&[13], &lights).unwrap(), theory::Outcome::P);
+    let normal = Rules::normal();
+    assert_eq!(
+        theory::outcome(&[3, 4, 5], &normal).unwrap(),
+        theory::Outcome::N
+    );
+    assert_eq!(
+        theory::winning_moves(&[3, 4, 5], &normal).unwrap(),
+        vec![nimkit::position::Move::new(0, 2)]
+    );
+    assert_eq!(theory::outcome(&[], &normal).unwrap(), theory::Outcome::P);
+    assert_eq!(theory::outcome(&[], &misere).unwrap(), theory::Outcome::N);
+}
