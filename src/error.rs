@@ -21,6 +21,25 @@ pub enum Error {
     #[error("illegal move: cannot take {take} from heap {heap}; the rules allow at most {limit}")]
     OverLimit { heap: usize, take: u64, limit: u64 },
 
+    #[error("heap arrays need at least one dimension: the last axis holds the heaps")]
+    NoHeapAxis,
+
+    #[error("out has shape {got:?}, but the positions have shape {expected:?}")]
+    OutShape {
+        expected: Vec<usize>,
+        got: Vec<usize>,
+    },
+
+    #[error(
+        "position {} has a negative heap: heap {heap} is {value}",
+        index_text(position)
+    )]
+    NegativeHeap {
+        position: Vec<usize>,
+        heap: usize,
+        value: i128,
+    },
+
     #[error("the box holds {positions} positions, over the limit of {limit}")]
     BoxTooLarge { positions: u128, limit: u64 },
 }
@@ -40,6 +59,13 @@ impl Error {
 
 fn heap_suffix(heap: Option<usize>) -> String {
     heap.map(|h| format!(" for heap {h}")).unwrap_or_default()
+}
+
+fn index_text(index: &[usize]) -> String {
+    match index {
+        [i] => i.to_string(),
+        _ => format!("{index:?}"),
+    }
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -1,8 +1,10 @@
 //! nimkit: an exact solver for Nim and its take-away relatives.
+pub mod batch;
 pub mod error;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod tables;
 pub mod theory;
 
 #[cfg(feature = "python")]

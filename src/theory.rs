@@ -49,14 +49,21 @@ pub fn target_grundy(others_sum: u64, some_other_big: bool, misere: bool) -> u64
 }
 
 /// How many to take from a heap of `n` (take limit `limit`) to leave Grundy value
-/// `target`, if one move does it. With a limit, the reachable heaps `n-k..n-1` have
-/// distinct remainders, so at most one move reaches each target.
+/// `target`, if one move does it.
 #[inline]
 pub fn take_to_grundy(n: u64, limit: Option<u64>, target: u64) -> Option<u64> {
-    match limit.and_then(|k| k.checked_add(1)) {
+    let modulus = limit.and_then(|k| k.checked_add(1));
+    take_from(n, modulus.map_or(n, |m| n % m), modulus, target)
+}
+
+/// `take_to_grundy` for a heap whose Grundy value `g` is known; `modulus` is `k + 1`
+/// (`None`: no binding limit). With a limit, the reachable heaps `n-k..n-1` have
+/// distinct remainders, so at most one move reaches each target.
+#[inline]
+pub fn take_from(n: u64, g: u64, modulus: Option<u64>, target: u64) -> Option<u64> {
+    match modulus {
         None => (target < n).then(|| n - target),
         Some(modulus) => {
-            let g = n % modulus;
             if target < g {
                 Some(g - target)
             } else if target > g && target < modulus {

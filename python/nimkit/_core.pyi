@@ -8,6 +8,10 @@ import numpy.typing as npt
 
 __all__ = [
     "IllegalMoveError",
+    "batch_count_winning_moves",
+    "batch_is_p_position",
+    "batch_nim_sum",
+    "batch_winning_move",
     "after",
     "analyse",
     "check_heaps",
@@ -39,3 +43,19 @@ def legal_moves(
 def solve_box(
     bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_positions: int
 ) -> npt.NDArray[np.bool_]: ...
+def batch_nim_sum(
+    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+) -> npt.NDArray[np.uint64]: ...
+def batch_is_p_position(
+    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+) -> npt.NDArray[np.bool_]: ...
+def batch_count_winning_moves(
+    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+) -> npt.NDArray[np.int64]: ...
+def batch_winning_move(
+    heaps: npt.NDArray[Any],
+    misere: bool,
+    max_take: Any,
+    heap_out: Any = None,
+    take_out: Any = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...

@@ -1,5 +1,6 @@
 //! The pyo3 binding layer: conversion, validation, GIL release, error mapping.
 //! No game logic lives here.
+mod batch;
 mod convert;
 mod errors;
 mod scalar;
@@ -7,6 +8,10 @@ mod scalar;
 /// Native core of nimkit; use the `nimkit` package, not this module.
 #[pyo3::pymodule(name = "_core")]
 mod core_module {
+    #[pymodule_export]
+    use super::batch::{
+        batch_count_winning_moves, batch_is_p_position, batch_nim_sum, batch_winning_move,
+    };
     #[pymodule_export]
     use super::errors::IllegalMoveError;
     #[pymodule_export]

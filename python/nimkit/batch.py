@@ -1,0 +1,105 @@
+"""Many positions at once, over numpy arrays.
+
+``heaps`` is an integer array whose last axis holds the heaps of one position, with
+any leading shape (like a gufunc with signature ``(m)->()``): a 2-D array is one
+position per row; a 1-D array is a single position and gives 0-d results. Every
+integer dtype and every layout (C, Fortran, strided views, ``np.memmap``) is read in
+place, without a copy; other dtypes raise TypeError rather than being cast. The
+work runs in Rust on all cores with the GIL released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .rules import Rules, rules_or_default
+
+__all__ = ["count_winning_moves", "is_p_position", "nim_sum", "pad", "winning_move"]
+
+
+def _as_heaps(heaps: npt.ArrayLike) -> np.ndarray[Any, Any]:
+    """An ndarray as it is; anything else through ``np.asarray`` (the dtype is then
+    checked like any other)."""
+    return heaps if isinstance(heaps, np.ndarray) else np.asarray(heaps)
+
+
+def _unwrap(result: Any, heaps: np.ndarray[Any, Any], out: object) -> Any:
+    """A 0-d result for a single position comes back as a numpy scalar, as from a ufunc."""
+    return result[()] if heaps.ndim == 1 and out is None else result
+
+
+def nim_sum(
+    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.uint64] | None = None
+) -> npt.NDArray[np.uint64]:
+    """XOR of the Grundy values of each position, as uint64."""
+    array = _as_heaps(heaps)
+    result = _core.batch_nim_sum(array, *rules_or_default(rules)._args(), out)
+    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+
+
+def is_p_position(
+    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]:
+    """True where the player to move loses against perfect play."""
+    array = _as_heaps(heaps)
+    result = _core.batch_is_p_position(array, *rules_or_default(rules)._args(), out)
+    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+
+
+def winning_move(
+    heaps: npt.ArrayLike,
+    rules: Rules | None = None,
+    *,
+    out: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]] | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
+    """The first winning move of each position (the lowest heap that has one).
+
+    Returns ``(heap, take)``: the heap index as int64, -1 where the position has no
+    winning move, and how many to take as uint64, 0 there.
+    """
+    array = _as_heaps(heaps)
+    heap_out, take_out = (None, None) if out is None else out
+    heap, take = _core.batch_winning_move(
+        array, *rules_or_default(rules)._args(), heap_out, take_out
+    )
+    return _unwrap(heap, array, out), _unwrap(take, array, out)
+
+
+def count_winning_moves(
+    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.int64]:
+    """How many winning moves each position has (at most one per heap), as int64."""
+    array = _as_heaps(heaps)
+    result = _core.batch_count_winning_moves(array, *rules_or_default(rules)._args(), out)
+    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+
+
+def pad(
+    rows: Iterable[Iterable[SupportsIndex]], dtype: npt.DTypeLike = np.uint64
+) -> npt.NDArray[Any]:
+    """Positions of unequal length as one 2-D array, short rows padded with empty heaps.
+
+    An empty heap changes no outcome in either ending, so padded positions have the
+    same nim-sum, outcome and winning moves (at the same heap indices) as the originals.
+    """
+    checked = []
+    for i, row in enumerate(rows):
+        try:
+            checked.append(_core.check_heaps(row))
+        except (TypeError, ValueError, OverflowError) as err:
+            raise type(err)(f"row {i}: {err}") from None
+    width = max(map(len, checked), default=0)
+    array = np.zeros((len(checked), width), dtype=dtype)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"dtype must be an integer dtype, not {array.dtype}")
+    top = np.iinfo(array.dtype).max
+    for i, row in enumerate(checked):
+        if row and max(row) > top:
+            raise OverflowError(f"row {i}: heap {max(row)} does not fit in {array.dtype}")
+        array[i, : len(row)] = row
+    return array

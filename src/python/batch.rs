@@ -1,0 +1,161 @@
+//! numpy arrays in, numpy arrays out: dtype dispatch, borrows, GIL release.
+use numpy::{
+    Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::convert;
+use crate::batch;
+
+/// The leading shape of a heap array (every axis but the last, which holds the heaps).
+fn positions_shape(heaps: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let array = heaps.cast::<PyUntypedArray>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "heaps must be a numpy integer array, not {}",
+            heaps
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    match array.shape().split_last() {
+        Some((_, lead)) => Ok(lead.to_vec()),
+        None => Err(crate::error::Error::NoHeapAxis.into()),
+    }
+}
+
+/// `out` if given (checked for dtype; the core checks its shape), else a new array.
+fn output<'py, O: Element>(
+    py: Python<'py>,
+    out: Option<&Bound<'py, PyAny>>,
+    shape: &[usize],
+    name: &str,
+) -> PyResult<Bound<'py, PyArrayDyn<O>>> {
+    match out {
+        None => Ok(PyArrayDyn::<O>::zeros(py, shape, false)),
+        Some(out) => out.cast::<PyArrayDyn<O>>().cloned().map_err(|_| {
+            let wanted = numpy::dtype::<O>(py);
+            let got = out
+                .cast::<PyUntypedArray>()
+                .map(|a| a.dtype().to_string())
+                .unwrap_or_else(|_| "not an array".into());
+            PyTypeError::new_err(format!(
+                "{name} must be a numpy array of dtype {wanted}, got {got}"
+            ))
+        }),
+    }
+}
+
+/// The heap index and take arrays of `winning_move`.
+type MoveArrays<'py> = (Bound<'py, PyArrayDyn<i64>>, Bound<'py, PyArrayDyn<u64>>);
+
+fn borrow_error(name: &str, err: numpy::BorrowError) -> PyErr {
+    PyValueError::new_err(format!(
+        "{name} cannot be written: {err} (is it read-only, or does it overlap heaps?)"
+    ))
+}
+
+/// Run `$body` with `$view` bound to a read-only ndarray view of `$heaps`, whatever
+/// its integer dtype; any other dtype is a TypeError (never a silent cast).
+macro_rules! with_heaps {
+    ($heaps:expr, |$view:ident| $body:expr) => {{
+        let heaps: &Bound<'_, PyAny> = $heaps;
+        with_heaps!(@try heaps, $view, $body, u8, u16, u32, u64, i8, i16, i32, i64)
+    }};
+    (@try $heaps:ident, $view:ident, $body:expr, $t:ty $(, $rest:ty)*) => {
+        if let Ok(array) = $heaps.cast::<PyArrayDyn<$t>>() {
+            let borrowed = array.try_readonly().map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let $view = borrowed.as_array();
+            $body
+        } else {
+            with_heaps!(@try $heaps, $view, $body $(, $rest)*)
+        }
+    };
+    (@try $heaps:ident, $view:ident, $body:expr) => {
+        Err(unsupported_dtype($heaps))
+    };
+}
+
+fn unsupported_dtype(heaps: &Bound<'_, PyAny>) -> PyErr {
+    let dtype = heaps.cast::<PyUntypedArray>().map(|a| a.dtype());
+    match dtype {
+        Ok(dtype) if dtype.is_native_byteorder() == Some(false) => PyTypeError::new_err(format!(
+            "heaps has non-native byte order ({}); convert it with .astype(heaps.dtype.newbyteorder('='))",
+            dtype.str().map_or_else(|_| "?".into(), |s| s.to_string())
+        )),
+        Ok(dtype) => PyTypeError::new_err(format!(
+            "heaps must be an array of integers (int8..int64, uint8..uint64), not {dtype}"
+        )),
+        Err(_) => PyTypeError::new_err("heaps must be a numpy integer array"),
+    }
+}
+
+/// A pyfunction with one output array of element type `$out`, filled by the core
+/// kernel `batch::$kernel`.
+macro_rules! one_output {
+    ($(#[$doc:meta])* $name:ident, $kernel:ident, $out:ty) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (heaps, misere, max_take, out=None))]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            heaps: &Bound<'py, PyAny>,
+            misere: bool,
+            max_take: &Bound<'py, PyAny>,
+            out: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
+            let rules = convert::rules(misere, max_take)?;
+            let result = output::<$out>(py, out, &positions_shape(heaps)?, "out")?;
+            with_heaps!(heaps, |view| {
+                let mut written = result.try_readwrite().map_err(|e| borrow_error("out", e))?;
+                let target = written.as_array_mut();
+                py.detach(|| batch::$kernel(view, &rules, target))?;
+                Ok::<_, PyErr>(())
+            })?;
+            Ok(result)
+        }
+    };
+}
+
+one_output!(
+    /// Nim-sum of every position.
+    batch_nim_sum, nim_sum, u64
+);
+one_output!(
+    /// Whether each position is a P-position.
+    batch_is_p_position, is_p_position, bool
+);
+one_output!(
+    /// How many winning moves each position has.
+    batch_count_winning_moves, count_winning_moves, i64
+);
+
+/// The first winning move of each position: (heap index or -1, take or 0).
+#[pyfunction]
+#[pyo3(signature = (heaps, misere, max_take, heap_out=None, take_out=None))]
+pub fn batch_winning_move<'py>(
+    py: Python<'py>,
+    heaps: &Bound<'py, PyAny>,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+    heap_out: Option<&Bound<'py, PyAny>>,
+    take_out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<MoveArrays<'py>> {
+    let rules = convert::rules(misere, max_take)?;
+    let shape = positions_shape(heaps)?;
+    let heap_result = output::<i64>(py, heap_out, &shape, "the heap output")?;
+    let take_result = output::<u64>(py, take_out, &shape, "the take output")?;
+    with_heaps!(heaps, |view| {
+        let mut heap_written = heap_result
+            .try_readwrite()
+            .map_err(|e| borrow_error("the heap output", e))?;
+        let mut take_written = take_result
+            .try_readwrite()
+            .map_err(|e| borrow_error("the take output", e))?;
+        let (heap_target, take_target) = (heap_written.as_array_mut(), take_written.as_array_mut());
+        py.detach(|| batch::winning_move(view, &rules, heap_target, take_target))?;
+        Ok::<_, PyErr>(())
+    })?;
+    Ok((heap_result, take_result))
+}

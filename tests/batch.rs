@@ -1,0 +1,183 @@
+//! The batch kernels against the closed forms, position by position, over dtypes,
+//! layouts (C, Fortran, strided, 3-D) and every rule family.
+use ndarray::{Array, ArrayD, IxDyn, ShapeBuilder};
+use nimkit::batch::{self, HeapInt, UInt};
+use nimkit::error::Error;
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::theory;
+
+fn all_rules(heaps: usize) -> Vec<Rules> {
+    let limits = [
+        TakeLimit::None,
+        TakeLimit::All(1),
+        TakeLimit::All(4),
+        TakeLimit::All(200),
+        TakeLimit::All(u64::MAX),
+        TakeLimit::PerHeap(
+            (0..heaps)
+                .map(|i| [Some(3), None, Some(6)][i % 3])
+                .collect(),
+        ),
+    ];
+    limits
+        .into_iter()
+        .flat_map(|l| [false, true].map(|m| Rules::new(m, l.clone()).unwrap()))
+        .collect()
+}
+
+/// Deterministic pseudo-random heaps in 0..range, small values common.
+fn values(count: usize, range: u64) -> Vec<u64> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..count)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state % 3 == 0 {
+                state % 4
+            } else {
+                state % range
+            }
+        })
+        .collect()
+}
+
+fn check<T: HeapInt + TryFrom<u64>>(heaps: ndarray::ArrayViewD<'_, T>, rules: &Rules)
+where
+    <T as TryFrom<u64>>::Error: std::fmt::Debug,
+{
+    let lead = &heaps.shape()[..heaps.ndim() - 1];
+    let mut sums = ArrayD::<u64>::zeros(IxDyn(lead));
+    let mut p = ArrayD::<bool>::from_elem(IxDyn(lead), false);
+    let mut heap = ArrayD::<i64>::zeros(IxDyn(lead));
+    let mut take = ArrayD::<u64>::zeros(IxDyn(lead));
+    let mut count = ArrayD::<i64>::zeros(IxDyn(lead));
+    batch::nim_sum(heaps.view(), rules, sums.view_mut()).unwrap();
+    batch::is_p_position(heaps.view(), rules, p.view_mut()).unwrap();
+    batch::winning_move(heaps.view(), rules, heap.view_mut(), take.view_mut()).unwrap();
+    batch::count_winning_moves(heaps.view(), rules, count.view_mut()).unwrap();
+    fn flat<V: Copy>(v: &ArrayD<V>) -> Vec<V> {
+        v.iter().copied().collect()
+    }
+    let (sums, p, heap, take, count) = (
+        flat(&sums),
+        flat(&p),
+        flat(&heap),
+        flat(&take),
+        flat(&count),
+    );
+    let last = ndarray::Axis(heaps.ndim() - 1);
+    for (i, lane) in heaps.lanes(last).into_iter().enumerate() {
+        let row: Vec<u64> = lane.iter().map(|&v| v.unsigned().to_u64()).collect();
+        let a = theory::analyse(&row, rules).unwrap();
+        assert_eq!(sums[i], a.nim_sum, "{row:?} {rules:?}");
+        assert_eq!(p[i], a.outcome == theory::Outcome::P, "{row:?} {rules:?}");
+        assert_eq!(count[i], a.winning_moves.len() as i64, "{row:?} {rules:?}");
+        let first = a
+            .winning_moves
+            .first()
+            .map_or((-1, 0), |m| (m.heap as i64, m.take));
+        assert_eq!((heap[i], take[i]), first, "{row:?} {rules:?}");
+    }
+}
+
+fn layouts<T: HeapInt + TryFrom<u64>>(range: u64)
+where
+    <T as TryFrom<u64>>::Error: std::fmt::Debug,
+{
+    for m in [0, 1, 2, 3, 4, 5, 8, 9] {
+        let data: Vec<T> = values(300 * m, range)
+            .into_iter()
+            .map(|v| T::try_from(v).unwrap())
+            .collect();
+        let c = Array::from_shape_vec((300, m), data.clone())
+            .unwrap()
+            .into_dyn();
+        let f = Array::from_shape_vec((300, m).f(), data.clone())
+            .unwrap()
+            .into_dyn();
+        let cube = Array::from_shape_vec((10, 30, m), data).unwrap().into_dyn();
+        for rules in all_rules(m) {
+            check(c.view(), &rules);
+            check(f.view(), &rules);
+            check(cube.view(), &rules);
+            check(c.slice(ndarray::s![..;3, ..;-1]).into_dyn(), &rules);
+        }
+    }
+}
+
+#[test]
+fn unsigned_types() {
+    layouts::<u8>(256);
+    layouts::<u16>(1 << 16);
+    layouts::<u32>(1 << 32);
+    layouts::<u64>(u64::MAX);
+}
+
+#[test]
+fn signed_types() {
+    layouts::<i8>(128);
+    layouts::<i16>(1 << 15);
+    layouts::<i32>(1 << 31);
+    layouts::<i64>(1 << 63);
+}
+
+#[test]
+fn strided_views_are_read_in_place() {
+    let heaps = Array::from_shape_fn((50, 7), |(i, j)| (i * 7 + j) as u32);
+    let view = heaps.slice(ndarray::s![..;2, 1..;2]).into_dyn();
+    let mut out = ArrayD::<u64>::zeros(IxDyn(&[25]));
+    batch::nim_sum(view.clone(), &Rules::normal(), out.view_mut()).unwrap();
+    for (i, lane) in view.outer_iter().enumerate() {
+        assert_eq!(out[[i]], lane.iter().fold(0, |s, &v| s ^ u64::from(v)));
+    }
+}
+
+#[test]
+fn negative_heaps_name_the_first_bad_position() {
+    let heaps = Array::from_shape_vec((2, 2, 3), vec![1i16, 2, 3, 4, 5, 6, 7, 8, -9, 1, 1, -1])
+        .unwrap()
+        .into_dyn();
+    let mut out = ArrayD::<bool>::from_elem(IxDyn(&[2, 2]), false);
+    let err = batch::is_p_position(heaps.view(), &Rules::normal(), out.view_mut()).unwrap_err();
+    assert_eq!(
+        err,
+        Error::NegativeHeap {
+            position: vec![1, 0],
+            heap: 2,
+            value: -9
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "position [1, 0] has a negative heap: heap 2 is -9"
+    );
+}
+
+#[test]
+fn shapes_are_checked() {
+    let heaps = ArrayD::<u8>::zeros(IxDyn(&[4, 3]));
+    let mut wrong = ArrayD::<u64>::zeros(IxDyn(&[3]));
+    let err = batch::nim_sum(heaps.view(), &Rules::normal(), wrong.view_mut()).unwrap_err();
+    assert_eq!(
+        err,
+        Error::OutShape {
+            expected: vec![4],
+            got: vec![3]
+        }
+    );
+    let per_heap = Rules::new(false, TakeLimit::PerHeap(vec![Some(1), None])).unwrap();
+    let mut out = ArrayD::<u64>::zeros(IxDyn(&[4]));
+    let err = batch::nim_sum(heaps.view(), &per_heap, out.view_mut()).unwrap_err();
+    assert_eq!(
+        err,
+        Error::LimitCount {
+            limits: 2,
+            heaps: 3
+        }
+    );
+    let scalar = ArrayD::<u8>::zeros(IxDyn(&[]));
+    let mut out = ArrayD::<u64>::zeros(IxDyn(&[]));
+    let err = batch::nim_sum(scalar.view(), &Rules::normal(), out.view_mut()).unwrap_err();
+    assert_eq!(err, Error::NoHeapAxis);
+}
