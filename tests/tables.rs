@@ -53,7 +53,7 @@ proptest! {
 
     #[test]
     fn xor_of_two_intervals_is_an_interval(a in 0..70u64, c in 0..70u64) {
-        let mut seen = vec![false; 128];
+        let mut seen = [false; 128];
         for x in 0..=a {
             for y in 0..=c {
                 seen[(x ^ y) as usize] = true;
