@@ -33,7 +33,7 @@ fn values(count: usize, range: u64) -> Vec<u64> {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            if state % 3 == 0 {
+            if state.is_multiple_of(3) {
                 state % 4
             } else {
                 state % range
