@@ -20,6 +20,9 @@ def test_public_names():
         "Position",
         "Rules",
         "analyse",
+        "batch",
+        "count_p_positions",
+        "p_positions",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
 

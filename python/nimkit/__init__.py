@@ -5,10 +5,12 @@
 Outcome.P
 """
 
+from . import batch
 from ._core import IllegalMoveError
 from .analysis import Analysis, analyse
 from .position import Move, Outcome, Position
 from .rules import Rules
+from .tables import count_p_positions, p_positions
 
 __all__ = [
     "Analysis",
@@ -18,4 +20,7 @@ __all__ = [
     "Position",
     "Rules",
     "analyse",
+    "batch",
+    "count_p_positions",
+    "p_positions",
 ]

@@ -8,17 +8,19 @@ import numpy.typing as npt
 
 __all__ = [
     "IllegalMoveError",
+    "after",
+    "analyse",
     "batch_count_winning_moves",
     "batch_is_p_position",
     "batch_nim_sum",
     "batch_winning_move",
-    "after",
-    "analyse",
     "check_heaps",
     "check_move_args",
     "check_rules",
+    "count_p_positions",
     "illegal_reason",
     "legal_moves",
+    "p_positions",
     "solve_box",
 ]
 
@@ -59,3 +61,7 @@ def batch_winning_move(
     heap_out: Any = None,
     take_out: Any = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
+def p_positions(
+    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_rows: int
+) -> npt.NDArray[np.uint64]: ...
+def count_p_positions(bounds: Iterable[SupportsIndex], misere: bool, max_take: Any) -> int: ...

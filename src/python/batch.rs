@@ -19,6 +19,9 @@ fn positions_shape(heaps: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
                 .map_or_else(|_| "?".into(), |n| n.to_string())
         ))
     })?;
+    if !matches!(array.dtype().kind(), b'i' | b'u') {
+        return Err(unsupported_dtype(heaps));
+    }
     match array.shape().split_last() {
         Some((_, lead)) => Ok(lead.to_vec()),
         None => Err(crate::error::Error::NoHeapAxis.into()),

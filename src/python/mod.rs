@@ -4,6 +4,7 @@ mod batch;
 mod convert;
 mod errors;
 mod scalar;
+mod tables;
 
 /// Native core of nimkit; use the `nimkit` package, not this module.
 #[pyo3::pymodule(name = "_core")]
@@ -19,4 +20,6 @@ mod core_module {
         after, analyse, check_heaps, check_move_args, check_rules, illegal_reason, legal_moves,
         solve_box,
     };
+    #[pymodule_export]
+    use super::tables::{count_p_positions, p_positions};
 }

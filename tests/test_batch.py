@@ -1,0 +1,245 @@
+"""nimkit.batch against a straightforward per-position reference, over every integer
+dtype and layout, and its bad-input cases."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import batch
+
+DTYPES = [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64]
+RULES = [
+    nk.Rules(),
+    nk.Rules(misere=True),
+    nk.Rules(max_take=4),
+    nk.Rules(misere=True, max_take=1),
+    nk.Rules(misere=True, max_take=(3, None, 6)),
+]
+
+
+def reference(heaps: np.ndarray, rules: nk.Rules):
+    """nim-sum, P, first winning move and move count of every position, one by one."""
+    flat = heaps.reshape(-1, heaps.shape[-1])
+    sums, ps, moves_heap, moves_take, counts = [], [], [], [], []
+    for row in flat:
+        analysis = nk.analyse([int(v) for v in row], rules)
+        sums.append(analysis.nim_sum)
+        ps.append(analysis.outcome is nk.Outcome.P)
+        first = analysis.winning_moves[0] if analysis.winning_moves else None
+        moves_heap.append(first.heap if first else -1)
+        moves_take.append(first.take if first else 0)
+        counts.append(len(analysis.winning_moves))
+    shape = heaps.shape[:-1]
+    return (
+        np.array(sums, dtype=np.uint64).reshape(shape),
+        np.array(ps, dtype=bool).reshape(shape),
+        np.array(moves_heap, dtype=np.int64).reshape(shape),
+        np.array(moves_take, dtype=np.uint64).reshape(shape),
+        np.array(counts, dtype=np.int64).reshape(shape),
+    )
+
+
+def random_heaps(dtype, shape, seed=0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    top = np.iinfo(dtype).max
+    big = rng.integers(0, top, size=shape, dtype=dtype, endpoint=True)
+    small = rng.integers(0, 4, size=shape).astype(dtype)
+    return np.where(rng.random(shape) < 0.5, small, big)
+
+
+def layouts(dtype):
+    """The same kind of data as C, Fortran, strided, reversed, 3-D and 1-D arrays."""
+    base = random_heaps(dtype, (60, 3))
+    yield "C", base
+    yield "Fortran", np.asfortranarray(base)
+    yield "strided", random_heaps(dtype, (120, 7), seed=1)[::2, 1::2]
+    yield "reversed", base[::-1, ::-1]
+    yield "3-D", random_heaps(dtype, (4, 5, 3), seed=2)
+    yield "one position", base[7]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+def test_every_dtype_and_layout_matches_the_reference(dtype, rules):
+    for name, heaps in layouts(dtype):
+        expected = reference(heaps, rules)
+        got = (
+            batch.nim_sum(heaps, rules),
+            batch.is_p_position(heaps, rules),
+            *batch.winning_move(heaps, rules),
+            batch.count_winning_moves(heaps, rules),
+        )
+        for want, have in zip(expected, got, strict=True):
+            assert np.shape(have) == want.shape, name
+            assert np.asarray(have).dtype == want.dtype, name
+            np.testing.assert_array_equal(have, want, err_msg=f"{name} {rules!r}")
+
+
+def test_single_position_gives_numpy_scalars():
+    assert batch.nim_sum(np.array([1, 2, 3], dtype=np.uint8)) == 0
+    assert batch.is_p_position(np.array([1, 3, 5, 7]), nk.Rules(misere=True))
+    heap, take = batch.winning_move(np.array([3, 4, 5]))
+    assert (heap, take) == (0, 2)
+    assert np.ndim(heap) == 0
+
+
+def test_lists_are_accepted():
+    np.testing.assert_array_equal(batch.nim_sum([[1, 2], [3, 3]]), [3, 0])
+
+
+def test_memmap_is_read_in_place(tmp_path):
+    path = tmp_path / "heaps.npy"
+    heaps = random_heaps(np.uint16, (500, 4))
+    np.save(path, heaps)
+    mapped = np.load(path, mmap_mode="r")
+    assert isinstance(mapped, np.memmap)
+    np.testing.assert_array_equal(batch.nim_sum(mapped), batch.nim_sum(heaps))
+    np.testing.assert_array_equal(
+        batch.is_p_position(mapped, nk.Rules(max_take=5)),
+        batch.is_p_position(heaps, nk.Rules(max_take=5)),
+    )
+
+
+def test_out_arrays_are_filled_and_returned():
+    heaps = random_heaps(np.uint32, (100, 3))
+    out = np.empty(100, dtype=bool)
+    assert batch.is_p_position(heaps, out=out) is out
+    np.testing.assert_array_equal(out, batch.is_p_position(heaps))
+    sums = np.empty(100, dtype=np.uint64)[::-1]  # a strided, reversed view
+    assert batch.nim_sum(heaps, out=sums) is sums
+    np.testing.assert_array_equal(sums, np.bitwise_xor.reduce(heaps, axis=1))
+    pair = (np.empty(100, dtype=np.int64), np.empty(100, dtype=np.uint64))
+    heap, take = batch.winning_move(heaps, out=pair)
+    assert heap is pair[0]
+    assert take is pair[1]
+    counts = np.empty(100, dtype=np.int64)
+    assert batch.count_winning_moves(heaps, out=counts) is counts
+
+
+def test_results_do_not_depend_on_chunking():
+    heaps = random_heaps(np.uint8, (100_003, 3))
+    expected = np.bitwise_xor.reduce(heaps, axis=1) == 0
+    np.testing.assert_array_equal(batch.is_p_position(heaps), expected)
+    np.testing.assert_array_equal(batch.is_p_position(heaps[1:]), expected[1:])
+
+
+def test_empty_inputs():
+    assert batch.nim_sum(np.zeros((0, 3), dtype=np.uint8)).shape == (0,)
+    no_heaps = np.zeros((4, 0), dtype=np.uint8)
+    np.testing.assert_array_equal(batch.nim_sum(no_heaps), [0, 0, 0, 0])
+    np.testing.assert_array_equal(batch.is_p_position(no_heaps), [True] * 4)
+    np.testing.assert_array_equal(batch.is_p_position(no_heaps, nk.Rules(misere=True)), [False] * 4)
+    heap, take = batch.winning_move(no_heaps)
+    np.testing.assert_array_equal(heap, [-1] * 4)
+    np.testing.assert_array_equal(take, [0] * 4)
+
+
+@pytest.mark.parametrize(
+    ("heaps", "error", "message"),
+    [
+        (np.zeros((2, 3), dtype=float), TypeError, "array of integers .* not float64"),
+        (np.zeros((2, 3), dtype=bool), TypeError, "not bool"),
+        (np.zeros((2, 3), dtype=complex), TypeError, "not complex128"),
+        (np.zeros((2, 3), dtype=object), TypeError, "not object"),
+        (np.zeros((2, 3), dtype=">u4"), TypeError, "non-native byte order"),
+        (np.array(5, dtype=np.uint8), ValueError, "at least one dimension"),
+        ("123", TypeError, "not <U3"),
+    ],
+)
+def test_bad_arrays(heaps, error, message):
+    for function in (batch.nim_sum, batch.is_p_position, batch.winning_move):
+        with pytest.raises(error, match=message):
+            function(heaps)
+
+
+def test_negative_heaps_name_the_first_bad_position():
+    heaps = np.array([[1, 2, 3], [4, 5, 6], [7, -8, 9], [-1, 0, 0]], dtype=np.int32)
+    with pytest.raises(ValueError, match="position 2 has a negative heap: heap 1 is -8"):
+        batch.is_p_position(heaps)
+    cube = heaps.reshape(2, 2, 3)
+    with pytest.raises(ValueError, match=r"position \[1, 0\] has a negative heap"):
+        batch.nim_sum(cube)
+
+
+def test_bad_outputs_and_rules():
+    heaps = np.ones((5, 3), dtype=np.uint8)
+    with pytest.raises(TypeError, match="out must be a numpy array of dtype bool, got int64"):
+        batch.is_p_position(heaps, out=np.empty(5, dtype=np.int64))
+    with pytest.raises(
+        ValueError, match=r"out has shape \[4\], but the positions have shape \[5\]"
+    ):
+        batch.nim_sum(heaps, out=np.empty(4, dtype=np.uint64))
+    frozen = np.empty(5, dtype=np.uint64)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out cannot be written"):
+        batch.nim_sum(heaps, out=frozen)
+    with pytest.raises(ValueError, match="2 per-heap take limits given for 3 heaps"):
+        batch.nim_sum(heaps, nk.Rules(max_take=(1, 2)))
+
+
+def test_pad_makes_ragged_rows_rectangular():
+    padded = batch.pad([[1, 2, 3], [4], []])
+    np.testing.assert_array_equal(padded, [[1, 2, 3], [4, 0, 0], [0, 0, 0]])
+    assert padded.dtype == np.uint64
+    assert batch.pad([[1], [2, 3]], dtype=np.uint8).dtype == np.uint8
+    rows = [[3, 4, 5], [1, 2], [7]]
+    for rules in [nk.Rules(), nk.Rules(misere=True)]:
+        expected = [nk.Position(r).outcome(rules) is nk.Outcome.P for r in rows]
+        np.testing.assert_array_equal(batch.is_p_position(batch.pad(rows), rules), expected)
+    with pytest.raises(ValueError, match="row 1: heap 0 must not be negative"):
+        batch.pad([[1], [-1]])
+    with pytest.raises(TypeError, match="row 0: heap 1 must be an integer, not float"):
+        batch.pad([[1, 2.5]])
+    with pytest.raises(OverflowError, match="row 0: heap 300 does not fit in uint8"):
+        batch.pad([[300]], dtype=np.uint8)
+    with pytest.raises(TypeError, match="integer dtype"):
+        batch.pad([[1]], dtype=float)
+
+
+# --- P-position tables and counts --------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [*RULES, nk.Rules(max_take=(2, 5, None))], ids=repr)
+@pytest.mark.parametrize("bounds", [(5, 7, 3), (0, 9, 9), (12, 1, 6)])
+def test_tables_match_filtering_the_box(bounds, rules):
+    box = np.array(list(itertools.product(*(range(b + 1) for b in bounds))), dtype=np.uint64)
+    expected = box[batch.is_p_position(box, rules)]
+    table = nk.p_positions(bounds, rules)
+    assert table.dtype == np.uint64
+    np.testing.assert_array_equal(table, expected)
+    assert nk.count_p_positions(bounds, rules) == len(expected)
+
+
+def test_tables_with_one_bound_for_all_heaps():
+    np.testing.assert_array_equal(nk.p_positions(3, n_heaps=2), [[0, 0], [1, 1], [2, 2], [3, 3]])
+    assert nk.count_p_positions(2**60 - 1, n_heaps=10) == 2 ** (60 * 9)
+    assert nk.count_p_positions([], nk.Rules()) == 1
+    assert nk.count_p_positions([], nk.Rules(misere=True)) == 0
+    assert nk.p_positions([], nk.Rules()).shape == (1, 0)
+
+
+def test_counts_of_huge_boxes_are_exact_and_instant():
+    bound = 10**18
+    for rules in [
+        nk.Rules(),
+        nk.Rules(misere=True),
+        nk.Rules(max_take=7),
+        nk.Rules(misere=True, max_take=(3,) * 10),
+    ]:
+        count = nk.count_p_positions(bound, rules, n_heaps=10)
+        assert 0 < count < (bound + 1) ** 10
+
+
+def test_table_errors():
+    with pytest.raises(TypeError, match="give n_heaps"):
+        nk.p_positions(5)
+    with pytest.raises(ValueError, match="n_heaps=3 but 2 bounds"):
+        nk.count_p_positions([1, 2], n_heaps=3)
+    with pytest.raises(ValueError, match="bound 1 must not be negative"):
+        nk.count_p_positions([1, -2])
+    with pytest.raises(ValueError, match="more than max_rows=10"):
+        nk.p_positions(100, n_heaps=2, max_rows=10)
