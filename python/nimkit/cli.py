@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from .analysis import analyse
@@ -44,6 +45,19 @@ def _max_take(text: str) -> int | tuple[int | None, ...] | None:
     return one(parts[0]) if len(parts) == 1 else tuple(one(p) for p in parts)
 
 
+def _add_rules(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--misere", action="store_true", help="misère play: taking the last object loses"
+    )
+    command.add_argument(
+        "--max-take",
+        type=_max_take,
+        default=None,
+        metavar="K",
+        help="take at most K per turn; or one limit per heap, e.g. 3,5,none",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="nimkit", description="Solve Nim and its take-away relatives.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -54,17 +68,36 @@ def _parser() -> argparse.ArgumentParser:
         "winning move. Heaps are numbered from 0.",
     )
     analyse_cmd.add_argument("heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
-    analyse_cmd.add_argument(
-        "--misere", action="store_true", help="misère play: taking the last object loses"
-    )
-    analyse_cmd.add_argument(
-        "--max-take",
-        type=_max_take,
-        default=None,
-        metavar="K",
-        help="take at most K per turn; or one limit per heap, e.g. 3,5,none",
-    )
+    _add_rules(analyse_cmd)
     analyse_cmd.add_argument("--json", action="store_true", help="print the facts as JSON")
+
+    classify_cmd = commands.add_parser(
+        "classify",
+        help="classify every position of a file (.npy, or text/CSV with one per line)",
+        description="Classify every position of a file: a .npy array (positions x heaps, "
+        "any integer dtype, memory-mapped) or a text/CSV file with one position per line "
+        "(short lines padded with empty heaps). Writes a .npy (written under a temporary "
+        "name, renamed when complete) or text, one result per line.",
+    )
+    classify_cmd.add_argument("input", type=Path, metavar="INPUT", help=".npy, .csv or .txt")
+    classify_cmd.add_argument(
+        "-o", "--output", type=Path, default=None, help="output .npy or text file (default: stdout)"
+    )
+    _add_rules(classify_cmd)
+    classify_cmd.add_argument(
+        "--what",
+        choices=["p", "nim-sum", "winning-move"],
+        default="p",
+        help="p: P-position or not (bool); nim-sum (uint64); winning-move: the first "
+        "winning move as heap (-1: none) and take",
+    )
+    classify_cmd.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar (needs the 'progress' extra; default: on large inputs "
+        "when tqdm is installed)",
+    )
     return parser
 
 
@@ -75,8 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        analysis = analyse(args.heaps, Rules(misere=args.misere, max_take=args.max_take))
-    except (ValueError, TypeError, OverflowError) as err:
+        rules = Rules(misere=args.misere, max_take=args.max_take)
+        if args.command == "classify":
+            from ._classify import classify_file
+
+            classify_file(args.input, args.output, rules, args.what, progress=args.progress)
+            return 0
+        analysis = analyse(args.heaps, rules)
+    except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
         parser.exit(2, f"nimkit: error: {err}\n")
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))

@@ -1,0 +1,140 @@
+"""``nimkit classify``: classify every position of a file, in chunks, into a file."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from . import batch
+from .rules import Rules
+
+#: What ``--what`` may ask for, and the dtype of one result.
+RESULT_DTYPES: dict[str, np.dtype[Any]] = {
+    "p": np.dtype(bool),
+    "nim-sum": np.dtype(np.uint64),
+    "winning-move": np.dtype([("heap", np.int64), ("take", np.uint64)]),
+}
+
+_SEPARATORS = re.compile(r"[,\s]+")
+
+
+def load_positions(path: Path) -> np.ndarray[Any, Any]:
+    """A (positions, heaps) integer array: a ``.npy`` file memory-mapped (never read
+    whole), or a text/CSV file with one position per line (short lines padded with
+    empty heaps; blank lines and ``#`` comments skipped)."""
+    if path.suffix == ".npy":
+        heaps: np.ndarray[Any, Any] = np.load(path, mmap_mode="r")
+        if heaps.ndim != 2:
+            raise ValueError(f"{path} holds a {heaps.ndim}-D array; expected positions x heaps")
+        return heaps
+    rows = []
+    with path.open() as lines:
+        for number, line in enumerate(lines, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                rows.append([int(token) for token in _SEPARATORS.split(text) if token])
+            except ValueError:
+                raise ValueError(f"{path}, line {number}: not whole numbers: {text!r}") from None
+    try:
+        return batch.pad(rows)
+    except (ValueError, TypeError, OverflowError) as err:
+        raise type(err)(f"{path}: {err}") from None
+
+
+def classify_chunk(
+    heaps: np.ndarray[Any, Any], rules: Rules, what: str, out: np.ndarray[Any, Any]
+) -> None:
+    """Fill ``out`` (one result per position of ``heaps``)."""
+    if what == "p":
+        batch.is_p_position(heaps, rules, out=out)
+    elif what == "nim-sum":
+        batch.nim_sum(heaps, rules, out=out)
+    else:
+        batch.winning_move(heaps, rules, out=(out["heap"], out["take"]))
+
+
+@contextmanager
+def _npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[np.ndarray[Any, Any]]:
+    """An output .npy written under a temporary name and renamed only once complete,
+    so an interrupted run never leaves a file that looks finished."""
+    partial = path.with_name(path.name + ".partial")
+    out = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
+    try:
+        yield out
+        out.flush()
+        del out
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def _write_text(results: np.ndarray[Any, Any], stream: TextIO) -> None:
+    if results.dtype.names:
+        for heap, take in zip(results["heap"], results["take"], strict=True):
+            stream.write(f"{heap} {take}\n")
+    else:
+        for value in results:
+            stream.write(f"{int(value)}\n")
+
+
+def _progress(total: int, enabled: bool | None) -> Any:
+    """A tqdm bar over ``total`` positions, or None. ``enabled=None`` shows one when
+    tqdm is installed and the input spans several chunks."""
+    if enabled is False:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        if enabled:
+            raise ImportError(
+                "the progress bar needs tqdm: pip install 'nimkit[progress]'"
+            ) from None
+        return None
+    return tqdm(total=total, unit="pos", unit_scale=True, desc="classify", file=sys.stderr)
+
+
+def classify_file(
+    source: Path,
+    target: Path | None,
+    rules: Rules,
+    what: str,
+    chunk: int = 1 << 22,
+    progress: bool | None = None,
+) -> int:
+    """Classify every position of ``source`` into ``target`` (``.npy``: binary; other
+    names: text, one result per line; None: text on stdout). Returns the count."""
+    heaps = load_positions(source)
+    count, dtype = len(heaps), RESULT_DTYPES[what]
+    bar = _progress(count, progress if progress is not None else (None if count > chunk else False))
+    try:
+        if target is not None and target.suffix == ".npy":
+            with _npy_output(target, dtype, count) as out:
+                for start in range(0, count, chunk):
+                    stop = min(start + chunk, count)
+                    classify_chunk(heaps[start:stop], rules, what, out[start:stop])
+                    if bar is not None:
+                        bar.update(stop - start)
+            return count
+        results = np.empty(count, dtype=dtype)
+        classify_chunk(heaps, rules, what, results)
+        if bar is not None:
+            bar.update(count)
+        if target is None:
+            _write_text(results, sys.stdout)
+        else:
+            with target.open("w") as stream:
+                _write_text(results, stream)
+        return count
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,135 @@
+//! How the kernels compute Grundy values: one strategy per kind of take limit, each
+//! monomorphised, so that plain Nim pays for no remainder at all.
+use super::ints::{HeapInt, UInt};
+
+/// Per-heap Grundy values, and the summary of a block of positions of `M` heaps:
+/// the XOR and the OR of their Grundy values (the OR exceeds 1 exactly when some
+/// Grundy value does, which is all misère play needs).
+pub trait Grundy<U: UInt>: Sync {
+    fn grundy(&self, heap: usize, n: U) -> U;
+
+    #[inline(always)]
+    fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
+    where
+        T: HeapInt<U = U>,
+        F: Fn(U, U) -> O,
+    {
+        fold_rows(self, rows, outs, finish);
+    }
+}
+
+/// `summarize` one row at a time.
+#[inline(always)]
+fn fold_rows<U, T, O, F, G, const M: usize>(g: &G, rows: &[[T; M]], outs: &mut [O], finish: &F)
+where
+    U: UInt,
+    T: HeapInt<U = U>,
+    F: Fn(U, U) -> O,
+    G: Grundy<U> + ?Sized,
+{
+    for (row, o) in rows.iter().zip(outs) {
+        let (x, or) = fold(row, g);
+        *o = finish(x, or);
+    }
+}
+
+/// XOR and OR of the Grundy values of one position.
+#[inline(always)]
+pub fn fold<T: HeapInt, G: Grundy<T::U> + ?Sized>(heaps: &[T], g: &G) -> (T::U, T::U) {
+    let (mut xor, mut or) = (T::U::ZERO, T::U::ZERO);
+    for (i, &n) in heaps.iter().enumerate() {
+        let v = g.grundy(i, n.unsigned());
+        xor = xor ^ v;
+        or = or | v;
+    }
+    (xor, or)
+}
+
+/// No take limit: a heap is its own Grundy value.
+pub struct NoLimit;
+
+impl<U: UInt> Grundy<U> for NoLimit {
+    #[inline(always)]
+    fn grundy(&self, _heap: usize, n: U) -> U {
+        n
+    }
+
+    /// Rows that fill whole 64-bit words are folded word by word (SWAR): XOR the
+    /// words, then fold the lanes of each word onto the lowest. This needs no
+    /// shuffles, so it vectorises across positions where de-interleaving would not.
+    #[inline(always)]
+    fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
+    where
+        T: HeapInt<U = U>,
+        F: Fn(U, U) -> O,
+    {
+        let width = 8 * size_of::<T>() as u32;
+        if !size_of::<[T; M]>().is_multiple_of(8) || width == 64 {
+            return fold_rows(self, rows, outs, finish);
+        }
+        for (row, o) in rows.iter().zip(outs) {
+            let (mut x, mut or) = (0u64, 0u64);
+            for word in bytemuck::cast_slice::<T, u8>(row).chunks_exact(8) {
+                let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
+                x ^= word;
+                or |= word;
+            }
+            let mut shift = 32;
+            while shift >= width {
+                x ^= x >> shift;
+                or |= or >> shift;
+                shift /= 2;
+            }
+            *o = finish(U::truncate(x), U::truncate(or));
+        }
+    }
+}
+
+/// One take limit `k` for every heap: Grundy value `n mod (k + 1)`.
+pub struct Uniform<U: UInt>(pub U::Modulus);
+
+/// Elements per block of the uniform strategy's scratch buffer (stays in L1).
+const SCRATCH: usize = 2048;
+
+impl<U: UInt> Grundy<U> for Uniform<U> {
+    #[inline(always)]
+    fn grundy(&self, _heap: usize, n: U) -> U {
+        n.rem(self.0)
+    }
+
+    /// Every element gets the same remainder, so where the remainder vectorises take
+    /// it over the flat block first (no de-interleaving), then fold as plain Nim.
+    #[inline(always)]
+    fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
+    where
+        T: HeapInt<U = U>,
+        F: Fn(U, U) -> O,
+    {
+        if M == 0 || !U::VECTOR_REM {
+            return fold_rows(self, rows, outs, finish);
+        }
+        let mut scratch = [U::ZERO; SCRATCH];
+        let per_block = SCRATCH / M;
+        for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {
+            let reduced = &mut scratch[..rows.len() * M];
+            for (r, &n) in reduced.iter_mut().zip(rows.as_flattened()) {
+                *r = n.unsigned().rem(self.0);
+            }
+            let (reduced, _) = reduced.as_chunks::<M>();
+            NoLimit.summarize(reduced, outs, finish);
+        }
+    }
+}
+
+/// One take limit per heap, `None` for no limit.
+pub struct PerHeap<U: UInt>(pub Vec<Option<U::Modulus>>);
+
+impl<U: UInt> Grundy<U> for PerHeap<U> {
+    #[inline(always)]
+    fn grundy(&self, heap: usize, n: U) -> U {
+        match self.0[heap] {
+            Some(m) => n.rem(m),
+            None => n,
+        }
+    }
+}

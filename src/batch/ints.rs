@@ -1,0 +1,166 @@
+//! The integer types a heap array may hold, and fast remainders by an invariant divisor.
+use std::ops::{BitOr, BitXor};
+
+use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
+
+/// An unsigned type the kernels compute in, with its fast remainder.
+pub trait UInt:
+    HeapInt<U = Self> + Eq + Ord + BitXor<Output = Self> + BitOr<Output = Self>
+{
+    type Modulus: Copy + Send + Sync;
+    /// Whether `rem` is branch-free and vectorises (the Lemire remainders).
+    const VECTOR_REM: bool;
+    const ZERO: Self;
+    const ONE: Self;
+    fn to_u64(self) -> u64;
+    /// The low bits of `v` (used where `v` is known to fit).
+    fn truncate(v: u64) -> Self;
+    /// The remainder by `limit + 1`, or `None` when `limit + 1` exceeds every value of
+    /// the type (then every heap is its own Grundy value).
+    fn modulus(limit: u64) -> Option<Self::Modulus>;
+    fn rem(self, modulus: Self::Modulus) -> Self;
+}
+
+/// An element type of a heap array: any primitive integer. Signed arrays are checked
+/// for negative values first and then read as their unsigned twins.
+pub trait HeapInt: bytemuck::Pod + Send + Sync {
+    type U: UInt;
+    const SIGNED: bool;
+    fn is_negative(self) -> bool;
+    fn unsigned(self) -> Self::U;
+    fn to_i128(self) -> i128;
+}
+
+macro_rules! uint {
+    ($t:ty, $reduced:ty, $vector:literal) => {
+        impl UInt for $t {
+            type Modulus = $reduced;
+            const VECTOR_REM: bool = $vector;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn truncate(v: u64) -> Self {
+                v as $t
+            }
+            fn modulus(limit: u64) -> Option<$reduced> {
+                let m = limit.checked_add(1)?;
+                <$t>::try_from(m).ok().map(|m| <$reduced>::new(m.into()))
+            }
+            #[inline(always)]
+            fn rem(self, modulus: $reduced) -> Self {
+                self % modulus
+            }
+        }
+    };
+}
+uint!(u8, Mod8, true);
+uint!(u16, Mod16, true);
+uint!(u32, StrengthReducedU32, false);
+uint!(u64, StrengthReducedU64, false);
+
+macro_rules! heap_int {
+    ($t:ty, $u:ty) => {
+        impl HeapInt for $t {
+            type U = $u;
+            const SIGNED: bool = <$t>::MIN != 0;
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn is_negative(self) -> bool {
+                self < 0
+            }
+            #[inline(always)]
+            fn unsigned(self) -> $u {
+                self as $u
+            }
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+        }
+    };
+}
+heap_int!(u8, u8);
+heap_int!(u16, u16);
+heap_int!(u32, u32);
+heap_int!(u64, u64);
+heap_int!(i8, u8);
+heap_int!(i16, u16);
+heap_int!(i32, u32);
+heap_int!(i64, u64);
+
+/// Remainder by an invariant divisor without a division and without a branch, so
+/// that it vectorises: Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation" (2019). For N-bit operands a 2N-bit fraction is exact: 8-bit heaps
+/// work in 16-bit lanes, 16-bit heaps in 32-bit lanes.
+macro_rules! lemire {
+    ($name:ident, $t:ty, $wide:ty, $wider:ty, $bits:literal) => {
+        #[derive(Debug, Clone, Copy)]
+        pub struct $name {
+            fraction: $wide,
+            divisor: $wide,
+        }
+
+        impl $name {
+            pub fn new(divisor: $t) -> Self {
+                assert!(divisor > 0, "a modulus is at least 1");
+                // ceil(2^F / d); wraps to 0 for d = 1, which rightly makes every remainder 0.
+                let fraction = (<$wide>::MAX / <$wide>::from(divisor)).wrapping_add(1);
+                $name {
+                    fraction,
+                    divisor: <$wide>::from(divisor),
+                }
+            }
+
+            #[inline(always)]
+            pub fn remainder(self, n: $t) -> $t {
+                let low = self.fraction.wrapping_mul(<$wide>::from(n));
+                ((<$wider>::from(low) * <$wider>::from(self.divisor)) >> $bits) as $t
+            }
+        }
+
+        impl std::ops::Rem<$name> for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn rem(self, m: $name) -> $t {
+                m.remainder(self)
+            }
+        }
+    };
+}
+lemire!(Mod8, u8, u16, u32, 16);
+lemire!(Mod16, u16, u32, u64, 32);
+
+#[cfg(test)]
+mod tests {
+    use super::{Mod16, Mod8};
+
+    #[test]
+    fn mod8_is_exact() {
+        for d in 1..=u8::MAX {
+            for n in 0..=u8::MAX {
+                assert_eq!(Mod8::new(d).remainder(n), n % d, "{n} mod {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn mod16_is_exact() {
+        for d in (1..=u16::MAX)
+            .step_by(7)
+            .chain([1, 2, 3, 255, 256, u16::MAX])
+        {
+            let m = Mod16::new(d);
+            for n in (0..=u16::MAX).step_by(13).chain([0, d - 1, d, u16::MAX]) {
+                assert_eq!(m.remainder(n), n % d, "{n} mod {d}");
+            }
+        }
+        for n in 0..=u16::MAX {
+            for d in [1, 2, 3, 5, 7, 100, 1000, 65534, u16::MAX] {
+                assert_eq!(Mod16::new(d).remainder(n), n % d, "{n} mod {d}");
+            }
+        }
+    }
+}

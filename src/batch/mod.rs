@@ -1,0 +1,320 @@
+//! Batch kernels: many positions at once, read in place from any integer type and any
+//! layout, split over all cores with rayon.
+//!
+//! An input is an n-dimensional view whose last axis holds the heaps of one position;
+//! every output has the leading shape. C-contiguous inputs take slice fast paths
+//! (specialised for common heap counts so that the compiler vectorises them); every
+//! other layout goes through ndarray's parallel `Zip` over lanes. Results never
+//! depend on the thread count: each position is computed on its own.
+mod grundy;
+mod ints;
+mod layout;
+
+use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};
+use rayon::prelude::*;
+
+use self::grundy::{fold, Grundy, NoLimit, PerHeap, Uniform};
+pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
+use self::layout::{for_blocks, map_positions, with_row, CHUNK};
+use crate::error::{Error, Result};
+use crate::rules::{Rules, TakeLimit};
+use crate::theory;
+
+/// XOR of the Grundy values of every position.
+pub fn nim_sum<T: HeapInt>(
+    heaps: ArrayViewD<'_, T>,
+    rules: &Rules,
+    out: ArrayViewMutD<'_, u64>,
+) -> Result<()> {
+    let shape = out.shape().to_vec();
+    let finish = |x: T::U, _| x.to_u64();
+    dispatch(
+        &heaps.clone(),
+        rules,
+        &[&shape],
+        Summary { heaps, out, finish },
+    )
+}
+
+/// Whether the player to move loses, for every position.
+pub fn is_p_position<T: HeapInt>(
+    heaps: ArrayViewD<'_, T>,
+    rules: &Rules,
+    out: ArrayViewMutD<'_, bool>,
+) -> Result<()> {
+    let shape = out.shape().to_vec();
+    let misere = rules.is_misere();
+    let finish = move |x: T::U, or: T::U| theory::is_p(x.to_u64(), or > T::U::ONE, misere);
+    dispatch(
+        &heaps.clone(),
+        rules,
+        &[&shape],
+        Summary { heaps, out, finish },
+    )
+}
+
+/// For every position, its first winning move (lowest heap): the heap index, or -1
+/// where there is none, and how many to take (0 where there is none).
+pub fn winning_move<T: HeapInt>(
+    heaps: ArrayViewD<'_, T>,
+    rules: &Rules,
+    heap_out: ArrayViewMutD<'_, i64>,
+    take_out: ArrayViewMutD<'_, u64>,
+) -> Result<()> {
+    let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
+    let kernel = FirstMove {
+        heaps: heaps.clone(),
+        rules,
+        heap_out,
+        take_out,
+    };
+    dispatch(&heaps, rules, &[&shapes[0], &shapes[1]], kernel)
+}
+
+/// For every position, how many winning moves it has (at most one per heap).
+pub fn count_winning_moves<T: HeapInt>(
+    heaps: ArrayViewD<'_, T>,
+    rules: &Rules,
+    out: ArrayViewMutD<'_, i64>,
+) -> Result<()> {
+    let shape = out.shape().to_vec();
+    let kernel = CountMoves {
+        heaps: heaps.clone(),
+        rules,
+        out,
+    };
+    dispatch(&heaps, rules, &[&shape], kernel)
+}
+
+/// A kernel, generic over the Grundy strategy (a closure cannot be).
+trait Kernel<T: HeapInt> {
+    fn run<G: Grundy<T::U>>(self, g: &G);
+}
+
+/// Check the shapes and the signs, then run `kernel` with the right Grundy strategy.
+fn dispatch<T: HeapInt>(
+    heaps: &ArrayViewD<'_, T>,
+    rules: &Rules,
+    out_shapes: &[&[usize]],
+    kernel: impl Kernel<T>,
+) -> Result<()> {
+    let (&m, lead) = heaps.shape().split_last().ok_or(Error::NoHeapAxis)?;
+    rules.check_heaps(m)?;
+    for &shape in out_shapes {
+        if shape != lead {
+            return Err(Error::OutShape {
+                expected: lead.to_vec(),
+                got: shape.to_vec(),
+            });
+        }
+    }
+    check_signs(heaps)?;
+    match rules.take_limit() {
+        TakeLimit::None => kernel.run(&NoLimit),
+        TakeLimit::All(k) => match T::U::modulus(*k) {
+            Some(modulus) => kernel.run(&Uniform::<T::U>(modulus)),
+            None => kernel.run(&NoLimit),
+        },
+        TakeLimit::PerHeap(ks) => kernel.run(&PerHeap::<T::U>(
+            ks.iter().map(|k| k.and_then(T::U::modulus)).collect(),
+        )),
+    }
+    Ok(())
+}
+
+/// Signed input: refuse negative heaps, naming the first bad position.
+fn check_signs<T: HeapInt>(heaps: &ArrayViewD<'_, T>) -> Result<()> {
+    if !T::SIGNED || !heaps.view().into_par_iter().any(|v| v.is_negative()) {
+        return Ok(());
+    }
+    let (index, value) = heaps
+        .indexed_iter()
+        .find(|(_, v)| v.is_negative())
+        .expect("a negative value was seen");
+    let mut position = index.slice().to_vec();
+    let heap = position.pop().expect("the heap axis exists");
+    Err(Error::NegativeHeap {
+        position,
+        heap,
+        value: value.to_i128(),
+    })
+}
+
+/// Run `$body` with the const `$m` bound to the heap count when it is one of the
+/// counts worth a specialised kernel; otherwise fall through.
+macro_rules! with_fixed_m {
+    ($count:expr, $m:ident => $body:expr) => {
+        match $count {
+            1 => {
+                const $m: usize = 1;
+                $body
+            }
+            2 => {
+                const $m: usize = 2;
+                $body
+            }
+            3 => {
+                const $m: usize = 3;
+                $body
+            }
+            4 => {
+                const $m: usize = 4;
+                $body
+            }
+            8 => {
+                const $m: usize = 8;
+                $body
+            }
+            _ => {}
+        }
+    };
+}
+
+/// The summary kernels (nim-sum, P or not): `finish` turns a position's XOR and OR
+/// of Grundy values into its output.
+struct Summary<'a, 'b, T, O, F> {
+    heaps: ArrayViewD<'a, T>,
+    out: ArrayViewMutD<'b, O>,
+    finish: F,
+}
+
+impl<T, O, F> Kernel<T> for Summary<'_, '_, T, O, F>
+where
+    T: HeapInt,
+    O: Send,
+    F: Fn(T::U, T::U) -> O + Sync,
+{
+    fn run<G: Grundy<T::U>>(self, g: &G) {
+        let Summary {
+            heaps,
+            mut out,
+            finish,
+        } = self;
+        let m = heaps.shape().last().copied().unwrap_or(0);
+        if let (Some(input), Some(output)) = (heaps.as_slice(), out.as_slice_mut()) {
+            with_fixed_m!(m, M => {
+                return for_blocks::<T, O, _, M>(input, output, |rows, outs| {
+                    g.summarize(rows, outs, &finish)
+                });
+            });
+        }
+        map_positions(&heaps, &mut out, |row| {
+            let (x, or) = fold(row, g);
+            finish(x, or)
+        });
+    }
+}
+
+/// For each heap of one position, in decreasing order, its winning move's take if it
+/// has one, from the closed forms of theory.rs. `moduli[i]` is `k + 1` for heap `i`
+/// where a limit binds. Every heap is visited, so that callers can select without
+/// branching (random positions make those branches unpredictable).
+#[inline(always)]
+fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
+    row: &[T],
+    g: &G,
+    moduli: &[Option<u64>],
+    misere: bool,
+    mut visit: impl FnMut(usize, Option<u64>),
+) {
+    let (mut x, mut big) = (0u64, 0usize);
+    for (i, &n) in row.iter().enumerate() {
+        let v = g.grundy(i, n.unsigned()).to_u64();
+        x ^= v;
+        big += usize::from(v > 1);
+    }
+    for (i, &n) in row.iter().enumerate().rev() {
+        let v = g.grundy(i, n.unsigned()).to_u64();
+        let target = theory::target_grundy(x ^ v, big > usize::from(v > 1), misere);
+        visit(
+            i,
+            theory::take_from(n.unsigned().to_u64(), v, moduli[i], target),
+        );
+    }
+}
+
+/// `k + 1` per heap where a take limit binds.
+fn moduli(rules: &Rules, heaps: usize) -> Vec<Option<u64>> {
+    (0..heaps)
+        .map(|i| rules.limit_for(i).and_then(|k| k.checked_add(1)))
+        .collect()
+}
+
+struct FirstMove<'a, 'b, T> {
+    heaps: ArrayViewD<'a, T>,
+    rules: &'a Rules,
+    heap_out: ArrayViewMutD<'b, i64>,
+    take_out: ArrayViewMutD<'b, u64>,
+}
+
+impl<T: HeapInt> Kernel<T> for FirstMove<'_, '_, T> {
+    fn run<G: Grundy<T::U>>(self, g: &G) {
+        let m = self.heaps.shape().last().copied().unwrap_or(0);
+        let moduli = moduli(self.rules, m);
+        let misere = self.rules.is_misere();
+        // Visiting heaps downwards, the last move seen is the first in heap order.
+        let first = |row: &[T]| {
+            let (mut heap, mut take) = (-1i64, 0u64);
+            for_each_heap_move(row, g, &moduli, misere, |i, found| {
+                // Select with masks, not a branch: random positions mispredict.
+                let keep = u64::from(found.is_some()).wrapping_neg();
+                take = (found.unwrap_or(0) & keep) | (take & !keep);
+                heap = (i as i64 & keep as i64) | (heap & !keep as i64);
+            });
+            (heap, take)
+        };
+        let (mut heap_out, mut take_out) = (self.heap_out, self.take_out);
+        if let (Some(input), Some(heaps), Some(takes), true) = (
+            self.heaps.as_slice(),
+            heap_out.as_slice_mut(),
+            take_out.as_slice_mut(),
+            m > 0,
+        ) {
+            let outs = heaps.par_chunks_mut(CHUNK).zip(takes.par_chunks_mut(CHUNK));
+            with_fixed_m!(m, M => {
+                return input.par_chunks(CHUNK * M).zip(outs).for_each(|(rows, (heaps, takes))| {
+                    let (rows, _) = rows.as_chunks::<M>();
+                    for ((row, heap), take) in rows.iter().zip(heaps).zip(takes) {
+                        (*heap, *take) = first(row);
+                    }
+                });
+            });
+            input
+                .par_chunks(CHUNK * m)
+                .zip(outs)
+                .for_each(|(rows, (heaps, takes))| {
+                    for ((row, heap), take) in rows.chunks_exact(m).zip(heaps).zip(takes) {
+                        (*heap, *take) = first(row);
+                    }
+                });
+            return;
+        }
+        let last = Axis(self.heaps.ndim() - 1);
+        Zip::from(heap_out)
+            .and(take_out)
+            .and(self.heaps.lanes(last))
+            .par_for_each(|heap, take, lane| (*heap, *take) = with_row(&lane, first));
+    }
+}
+
+struct CountMoves<'a, 'b, T> {
+    heaps: ArrayViewD<'a, T>,
+    rules: &'a Rules,
+    out: ArrayViewMutD<'b, i64>,
+}
+
+impl<T: HeapInt> Kernel<T> for CountMoves<'_, '_, T> {
+    fn run<G: Grundy<T::U>>(self, g: &G) {
+        let m = self.heaps.shape().last().copied().unwrap_or(0);
+        let moduli = moduli(self.rules, m);
+        let misere = self.rules.is_misere();
+        let mut out = self.out;
+        map_positions(&self.heaps, &mut out, |row| {
+            let mut count = 0;
+            for_each_heap_move(row, g, &moduli, misere, |_, take| {
+                count += i64::from(take.is_some())
+            });
+            count
+        });
+    }
+}

@@ -1,0 +1,108 @@
+"""``nimkit classify``: files in, files out, in chunks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import batch
+from nimkit._classify import classify_file
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "nimkit", "classify", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def positions(tmp_path):
+    heaps = np.random.default_rng(3).integers(0, 40, size=(1000, 4), dtype=np.uint16)
+    path = tmp_path / "positions.npy"
+    np.save(path, heaps)
+    return path, heaps
+
+
+@pytest.mark.parametrize("what", ["p", "nim-sum", "winning-move"])
+def test_npy_to_npy(positions, tmp_path, what):
+    path, heaps = positions
+    target = tmp_path / "out.npy"
+    result = run(str(path), "-o", str(target), "--misere", "--max-take", "5", "--what", what)
+    assert result.returncode == 0, result.stderr
+    out = np.load(target)
+    rules = nk.Rules(misere=True, max_take=5)
+    if what == "p":
+        np.testing.assert_array_equal(out, batch.is_p_position(heaps, rules))
+    elif what == "nim-sum":
+        np.testing.assert_array_equal(out, batch.nim_sum(heaps, rules))
+    else:
+        heap, take = batch.winning_move(heaps, rules)
+        np.testing.assert_array_equal(out["heap"], heap)
+        np.testing.assert_array_equal(out["take"], take)
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_chunks_and_progress_bar(positions, tmp_path, capsys):
+    path, heaps = positions
+    target = tmp_path / "out.npy"
+    count = classify_file(path, target, nk.Rules(), "nim-sum", chunk=64, progress=True)
+    assert count == len(heaps)
+    np.testing.assert_array_equal(np.load(target), np.bitwise_xor.reduce(heaps, axis=1))
+    assert "classify" in capsys.readouterr().err
+
+
+def test_a_failed_run_leaves_no_output(positions, tmp_path):
+    path, _ = positions
+    target = tmp_path / "out.npy"
+    with pytest.raises(ValueError, match="2 per-heap take limits given for 4 heaps"):
+        classify_file(path, target, nk.Rules(max_take=(1, 2)), "p", chunk=64)
+    assert not target.exists()
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_text_input_with_ragged_rows_and_text_output(tmp_path):
+    source = tmp_path / "positions.csv"
+    source.write_text("1 3 5 7\n3,4,5\n\n# a comment\n2 2  # trailing comment\n")
+    result = run(str(source), "--misere")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "0", "1"]
+    result = run(str(source), "--what", "winning-move")
+    assert result.stdout.splitlines() == ["-1 0", "0 2", "-1 0"]
+    target = tmp_path / "out.txt"
+    assert run(str(source), "--what", "nim-sum", "-o", str(target)).returncode == 0
+    assert target.read_text().split() == ["0", "2", "0"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("1 2\n1 x\n", "line 2: not whole numbers: '1 x'"),
+        ("1 -2\n", "row 0: heap 1 must not be negative, got -2"),
+    ],
+)
+def test_bad_text_files(tmp_path, content, message):
+    source = tmp_path / "bad.txt"
+    source.write_text(content)
+    result = run(str(source))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_bad_npy_files(tmp_path):
+    missing = run(str(tmp_path / "missing.npy"))
+    assert missing.returncode == 2
+    assert "No such file" in missing.stderr
+    flat = tmp_path / "flat.npy"
+    np.save(flat, np.arange(5))
+    result = run(str(flat))
+    assert result.returncode == 2
+    assert "holds a 1-D array; expected positions x heaps" in result.stderr
+    floats = tmp_path / "floats.npy"
+    np.save(floats, np.zeros((3, 2)))
+    result = run(str(floats))
+    assert result.returncode == 2
+    assert "not float64" in result.stderr
