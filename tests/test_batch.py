@@ -4,6 +4,9 @@ dtype and layout, and its bad-input cases."""
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -243,3 +246,21 @@ def test_table_errors():
         nk.count_p_positions([1, -2])
     with pytest.raises(ValueError, match="more than max_rows=10"):
         nk.p_positions(100, n_heaps=2, max_rows=10)
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    script = (
+        "import numpy as np, nimkit as nk; from nimkit import batch; "
+        "h = np.random.default_rng(5).integers(0, 9, size=(200_000, 5), dtype=np.int16); "
+        "r = nk.Rules(misere=True, max_take=(1, 2, None, 4, 8)); "
+        "print(batch.is_p_position(h, r).sum(), batch.nim_sum(h, r).sum(), "
+        "batch.winning_move(h, r)[1].sum(), batch.count_winning_moves(h, r).sum())"
+    )
+    outputs = set()
+    for threads in ("1", "2", "7"):
+        env = {**os.environ, "RAYON_NUM_THREADS": threads}
+        result = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
