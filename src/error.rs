@@ -1,7 +1,7 @@
 //! The one error type of the core; `src/python/errors.rs` maps it to Python exceptions.
 use thiserror::Error;
 
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum Error {
     #[error("take limit must be at least 1, got 0{}", heap_suffix(*.heap))]
     ZeroTakeLimit { heap: Option<usize> },
@@ -20,6 +20,15 @@ pub enum Error {
 
     #[error("illegal move: cannot take {take} from heap {heap}; the rules allow at most {limit}")]
     OverLimit { heap: usize, take: u64, limit: u64 },
+
+    #[error("illegal move: the game is over")]
+    GameOver,
+
+    #[error("there are two players, 0 and 1; got {0}")]
+    NoSuchPlayer(u8),
+
+    #[error("error_rate must be between 0 and 1, got {0}")]
+    ErrorRate(f64),
 
     #[error("heap arrays need at least one dimension: the last axis holds the heaps")]
     NoHeapAxis,
@@ -53,6 +62,7 @@ impl Error {
                 | Error::TakeNothing
                 | Error::TakeTooMany { .. }
                 | Error::OverLimit { .. }
+                | Error::GameOver
         )
     }
 }

@@ -1,6 +1,8 @@
 //! nimkit: an exact solver for Nim and its take-away relatives.
 pub mod batch;
 pub mod error;
+pub mod game;
+pub mod players;
 pub mod position;
 pub mod rules;
 pub mod search;

@@ -14,6 +14,15 @@ from nimkit import Move, Position, Rules
 def test_public_names():
     assert set(nk.__all__) == {
         "Analysis",
+        "ComputerPlayer",
+        "FalliblePlayer",
+        "Game",
+        "Mistake",
+        "PerfectPlayer",
+        "RandomPlayer",
+        "Simulation",
+        "presets",
+        "simulate",
         "IllegalMoveError",
         "Move",
         "Outcome",

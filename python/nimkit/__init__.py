@@ -5,22 +5,41 @@
 Outcome.P
 """
 
-from . import batch
+from . import batch, presets
 from ._core import IllegalMoveError
 from .analysis import Analysis, analyse
+from .game import (
+    ComputerPlayer,
+    FalliblePlayer,
+    Game,
+    Mistake,
+    PerfectPlayer,
+    RandomPlayer,
+    Simulation,
+    simulate,
+)
 from .position import Move, Outcome, Position
 from .rules import Rules
 from .tables import count_p_positions, p_positions
 
 __all__ = [
     "Analysis",
+    "ComputerPlayer",
+    "FalliblePlayer",
+    "Game",
     "IllegalMoveError",
+    "Mistake",
     "Move",
     "Outcome",
+    "PerfectPlayer",
     "Position",
+    "RandomPlayer",
     "Rules",
+    "Simulation",
     "analyse",
     "batch",
     "count_p_positions",
     "p_positions",
+    "presets",
+    "simulate",
 ]

@@ -1,13 +1,15 @@
 """Type stubs for the native core (nimkit._core). Use the nimkit package instead."""
 
 from collections.abc import Iterable
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "Game",
     "IllegalMoveError",
+    "Player",
     "after",
     "analyse",
     "batch_count_winning_moves",
@@ -21,6 +23,7 @@ __all__ = [
     "illegal_reason",
     "legal_moves",
     "p_positions",
+    "simulate",
     "solve_box",
 ]
 
@@ -65,3 +68,38 @@ def p_positions(
     bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_rows: int
 ) -> npt.NDArray[np.uint64]: ...
 def count_p_positions(bounds: Iterable[SupportsIndex], misere: bool, max_take: Any) -> int: ...
+
+@final
+class Game:
+    def __new__(
+        cls, heaps: Iterable[SupportsIndex], misere: bool, max_take: Any, first: int
+    ) -> Game: ...
+    def heaps(self) -> tuple[int, ...]: ...
+    def start(self) -> tuple[int, ...]: ...
+    def history(self) -> list[tuple[int, int]]: ...
+    def first(self) -> int: ...
+    def to_move(self) -> int: ...
+    def push(self, heap: int, take: int) -> None: ...
+    def pop(self) -> tuple[int, int] | None: ...
+    def is_over(self) -> bool: ...
+    def winner(self) -> int | None: ...
+    def predicted_winner(self) -> int: ...
+    def review(
+        self,
+    ) -> list[tuple[int, int, tuple[int, int], list[int], list[tuple[int, int]]]]: ...
+    def copy(self) -> Game: ...
+
+@final
+class Player:
+    def __new__(cls, style_name: str, error_rate: float, seed: int) -> Player: ...
+    def choose(self, game: Game) -> tuple[int, int] | None: ...
+
+def simulate(
+    heaps: Iterable[SupportsIndex],
+    misere: bool,
+    max_take: Any,
+    style_a: tuple[str, float],
+    style_b: tuple[str, float],
+    games: int,
+    seed: int,
+) -> tuple[list[int], npt.NDArray[np.uint32], list[int]]: ...

@@ -98,7 +98,87 @@ def _parser() -> argparse.ArgumentParser:
         help="show a progress bar (needs the 'progress' extra; default: on large inputs "
         "when tqdm is installed)",
     )
+    play_cmd = commands.add_parser(
+        "play",
+        help="play against the computer in the terminal",
+        description="Play against the computer. Type HEAP TAKE to move (heaps are "
+        "numbered from 0), ? for a hint, u to undo, q to quit.",
+    )
+    board = play_cmd.add_mutually_exclusive_group()
+    board.add_argument("--variant", help=f"a classic variant: {', '.join(_variants())}")
+    board.add_argument("--heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
+    _add_rules(play_cmd)
+    play_cmd.add_argument(
+        "--opponent",
+        default="perfect",
+        type=_opponent,
+        metavar="KIND",
+        help="perfect, random or fallible:RATE (e.g. fallible:0.3); default perfect",
+    )
+    order = play_cmd.add_mutually_exclusive_group()
+    order.add_argument("--first", dest="order", action="store_const", const="first")
+    order.add_argument("--second", dest="order", action="store_const", const="second")
+    order.add_argument(
+        "--choose",
+        dest="order",
+        action="store_const",
+        const="choose",
+        help="decide at the board whether to start or to pass",
+    )
+    play_cmd.add_argument("--seed", type=int, default=None, help="seed of the computer's dice")
     return parser
+
+
+def _variants() -> list[str]:
+    from .presets import VARIANTS
+
+    return list(VARIANTS)
+
+
+def _opponent(text: str) -> tuple[str, float]:
+    kind, _, rate = text.partition(":")
+    if kind in {"perfect", "random"} and not rate:
+        return kind, 0.0
+    if kind == "fallible":
+        try:
+            return kind, float(rate or 0.2)
+        except ValueError:
+            pass
+    raise argparse.ArgumentTypeError(
+        f"the opponent is perfect, random or fallible:RATE, not {text!r}"
+    )
+
+
+def _play(args: argparse.Namespace, rules: Rules) -> int:
+    from ._play import play
+    from .game import ComputerPlayer
+    from .position import Position
+    from .presets import CLASSIC, VARIANTS, Variant
+
+    if args.heaps is not None:
+        variant = Variant("custom", "your own heaps", Position(args.heaps), rules)
+    else:
+        name = args.variant or CLASSIC.name
+        if name not in VARIANTS:
+            raise ValueError(f"no variant {name!r}; choose from {', '.join(VARIANTS)}")
+        variant = VARIANTS[name]
+        if args.misere or args.max_take is not None:
+            misere = args.misere or variant.rules.misere
+            limit = args.max_take if args.max_take is not None else variant.rules.max_take
+            variant = Variant(
+                variant.name,
+                variant.description,
+                variant.position,
+                Rules(misere=misere, max_take=limit),
+            )
+    kind, rate = args.opponent
+    opponent = ComputerPlayer(kind, rate, args.seed)
+    human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
+    try:
+        play(variant, opponent, human_first)
+    except (EOFError, KeyboardInterrupt):
+        print("\nGoodbye.")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,6 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         rules = Rules(misere=args.misere, max_take=args.max_take)
+        if args.command == "play":
+            return _play(args, rules)
         if args.command == "classify":
             from ._classify import classify_file
 

@@ -3,6 +3,7 @@
 mod batch;
 mod convert;
 mod errors;
+mod play;
 mod scalar;
 mod tables;
 
@@ -15,6 +16,8 @@ mod core_module {
     };
     #[pymodule_export]
     use super::errors::IllegalMoveError;
+    #[pymodule_export]
+    use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
     use super::scalar::{
         after, analyse, check_heaps, check_move_args, check_rules, illegal_reason, legal_moves,

@@ -1,0 +1,249 @@
+"""Games in progress, computer players and self-play. The engine is the Rust core."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .position import Move, Outcome, Position
+from .rules import Rules, rules_or_default
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A move that turned a won position into a lost one."""
+
+    ply: int
+    player: int
+    played: Move
+    before: Position
+    #: Every move that would have kept the win.
+    better: tuple[Move, ...]
+
+    def __str__(self) -> str:
+        options = ", ".join(str(m) for m in self.better)
+        return (
+            f"move {self.ply + 1}: player {self.player} played {self.played} in {self.before}; "
+            f"winning was {options}"
+        )
+
+
+class Game:
+    """A game from a starting position; player ``first`` (0 or 1) moves first.
+
+    >>> game = Game(Position([3, 4, 5]))
+    >>> game.push(Move(heap=0, take=2)); game.position
+    Position([1, 4, 5])
+
+    ``moves`` replays a history, so that the repr evaluates back to the same game.
+    """
+
+    def __init__(
+        self,
+        position: Position | Iterable[SupportsIndex],
+        rules: Rules | None = None,
+        first: int = 0,
+        moves: Iterable[Move] = (),
+    ) -> None:
+        self._rules = rules_or_default(rules)
+        heaps = position.heaps if isinstance(position, Position) else position
+        self._state = _core.Game(heaps, *self._rules._args(), first)
+        for move in moves:
+            self.push(move)
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return Position._trusted(self._state.heaps())
+
+    @property
+    def start(self) -> Position:
+        return Position._trusted(self._state.start())
+
+    @property
+    def first(self) -> int:
+        return self._state.first()
+
+    @property
+    def turn(self) -> int:
+        """The player to move, 0 or 1."""
+        return self._state.to_move()
+
+    @property
+    def history(self) -> list[Move]:
+        return [Move(h, t) for h, t in self._state.history()]
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        return self.position.moves(self._rules)
+
+    @property
+    def is_over(self) -> bool:
+        """True when no object is left."""
+        return self._state.is_over()
+
+    @property
+    def winner(self) -> int | None:
+        """Who won (normal play: whoever took the last object; misère: the other),
+        or None while the game goes on."""
+        return self._state.winner()
+
+    @property
+    def predicted_winner(self) -> int:
+        """Who wins from here if both sides play perfectly."""
+        return self._state.predicted_winner()
+
+    @property
+    def outcome(self) -> Outcome:
+        """The outcome of the current position for the player to move."""
+        return self.position.outcome(self._rules)
+
+    def push(self, move: Move) -> None:
+        """Play ``move``; IllegalMoveError says why it is not allowed."""
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
+        self._state.push(move.heap, move.take)
+
+    def pop(self) -> Move:
+        """Take back the last move."""
+        last = self._state.pop()
+        if last is None:
+            raise IndexError("pop from a game with no moves")
+        return Move(*last)
+
+    def review(self) -> list[Mistake]:
+        """Every move that turned a won position into a lost one."""
+        return [
+            Mistake(
+                ply,
+                player,
+                Move(*played),
+                Position._trusted(tuple(before)),
+                tuple(Move(*m) for m in better),
+            )
+            for ply, player, played, before, better in self._state.review()
+        ]
+
+    def copy(self) -> Game:
+        twin = object.__new__(Game)
+        twin._rules, twin._state = self._rules, self._state.copy()
+        return twin
+
+    def __repr__(self) -> str:
+        args = [repr(self.start)]
+        if self._rules != Rules():
+            args.append(repr(self._rules))
+        if self.first:
+            args.append(f"first={self.first}")
+        if self._state.history():
+            args.append(f"moves={self.history!r}")
+        return f"Game({', '.join(args)})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.start, self._rules, self.first, self.history) == (
+            other.start,
+            other._rules,
+            other.first,
+            other.history,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
+
+
+def _seed(seed: int | None) -> int:
+    return random.SystemRandom().getrandbits(64) if seed is None else seed
+
+
+class ComputerPlayer:
+    """A computer player: ``choose(game)`` returns its move (None when none is left)."""
+
+    _style: tuple[str, float]
+
+    def __init__(self, style: str, error_rate: float = 0.0, seed: int | None = None) -> None:
+        self._style = (style, error_rate)
+        self._seed = seed
+        self._engine = _core.Player(style, error_rate, _seed(seed))
+
+    def choose(self, game: Game) -> Move | None:
+        choice = self._engine.choose(game._state)
+        return None if choice is None else Move(*choice)
+
+
+class PerfectPlayer(ComputerPlayer):
+    """Always plays a winning move when there is one. From a lost position it does not
+    give up: it plays the move that leaves the fewest winning replies and the longest
+    game, so that a fallible opponent has the most chances to go wrong."""
+
+    def __init__(self) -> None:
+        super().__init__("perfect", 0.0, 0)
+
+    def __repr__(self) -> str:
+        return "PerfectPlayer()"
+
+
+class RandomPlayer(ComputerPlayer):
+    """Plays a uniformly random legal move; reproducible with a seed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__("random", 0.0, seed)
+
+    def __repr__(self) -> str:
+        return f"RandomPlayer(seed={self._seed!r})"
+
+
+class FalliblePlayer(ComputerPlayer):
+    """Plays perfectly, except that with probability ``error_rate`` it plays a random
+    legal move."""
+
+    def __init__(self, error_rate: float, seed: int | None = None) -> None:
+        super().__init__("fallible", float(error_rate), seed)
+        self.error_rate = float(error_rate)
+
+    def __repr__(self) -> str:
+        return f"FalliblePlayer(error_rate={self.error_rate!r}, seed={self._seed!r})"
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What ``simulate`` returns."""
+
+    #: Games won by player_a and by player_b.
+    wins: tuple[int, int]
+    #: The number of moves of every game.
+    lengths: npt.NDArray[np.uint32]
+    #: The share of games in which each player's first turn came in a won position.
+    won_start_share: tuple[float, float]
+
+
+def simulate(
+    position: Position | Iterable[SupportsIndex],
+    rules: Rules | None,
+    player_a: ComputerPlayer,
+    player_b: ComputerPlayer,
+    n_games: int,
+    seed: int = 0,
+) -> Simulation:
+    """Play ``n_games`` games from ``position``, player_a moving first, in Rust on all
+    cores. The players' random choices come from streams derived from ``seed`` and
+    the game number, so the result is reproducible whatever the thread count."""
+    rules = rules_or_default(rules)
+    heaps = position.heaps if isinstance(position, Position) else position
+    if n_games < 0:
+        raise ValueError(f"n_games must not be negative, got {n_games}")
+    wins, lengths, won = _core.simulate(
+        heaps, *rules._args(), player_a._style, player_b._style, n_games, seed
+    )
+    share = tuple(w / n_games if n_games else 0.0 for w in won)
+    return Simulation((wins[0], wins[1]), lengths, (share[0], share[1]))

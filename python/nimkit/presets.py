@@ -1,0 +1,71 @@
+"""Classic variants of Nim, and a random board builder."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .position import Position
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named starting position with its rules."""
+
+    name: str
+    description: str
+    position: Position
+    rules: Rules
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.description}"
+
+
+MARIENBAD = Variant(
+    "marienbad",
+    "rows of 1, 3, 5 and 7, whoever takes the last object loses (the film's game)",
+    Position([1, 3, 5, 7]),
+    Rules(misere=True),
+)
+THIRTEEN_LIGHTS = Variant(
+    "thirteen-lights",
+    "one row of 13 lights, take 1 to 3, whoever takes the last loses: start or pass?",
+    Position([13]),
+    Rules(misere=True, max_take=3),
+)
+FRUIT_GAME = Variant(
+    "fruit-game",
+    "three piles of 7, take any number from one pile, whoever takes the last wins",
+    Position([7, 7, 7]),
+    Rules(),
+)
+CLASSIC = Variant(
+    "classic",
+    "heaps of 3, 4 and 5, whoever takes the last object wins",
+    Position([3, 4, 5]),
+    Rules(),
+)
+
+#: Every named variant, by name.
+VARIANTS: dict[str, Variant] = {
+    v.name: v for v in (MARIENBAD, THIRTEEN_LIGHTS, FRUIT_GAME, CLASSIC)
+}
+
+
+def random_board(
+    heaps: tuple[int, int] = (3, 5),
+    sizes: tuple[int, int] = (1, 9),
+    rules: Rules | None = None,
+    seed: int | None = None,
+) -> Variant:
+    """A random board: between ``heaps[0]`` and ``heaps[1]`` heaps, each of a size
+    between ``sizes[0]`` and ``sizes[1]`` (inclusive), reproducible with ``seed``."""
+    low, high = heaps
+    if not 0 <= low <= high:
+        raise ValueError(f"heaps must be a range (low, high) with 0 <= low <= high, got {heaps}")
+    if not 0 <= sizes[0] <= sizes[1]:
+        raise ValueError(f"sizes must be a range (low, high) with 0 <= low <= high, got {sizes}")
+    rng = random.Random(seed)
+    position = Position(rng.randint(*sizes) for _ in range(rng.randint(low, high)))
+    return Variant("random", f"random board, seed {seed}", position, rules or Rules())

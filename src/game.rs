@@ -1,0 +1,137 @@
+//! A game in progress: position, history, whose turn, who won.
+use crate::error::{Error, Result};
+use crate::position::{check_move, Move, Position};
+use crate::rules::Rules;
+use crate::theory::{self, Outcome};
+
+/// Player 0 or player 1.
+pub type Player = u8;
+
+/// A game from a starting position under some rules; player `first` moves first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    start: Position,
+    rules: Rules,
+    first: Player,
+    heaps: Vec<u64>,
+    history: Vec<Move>,
+}
+
+/// A move that turned a won position into a lost one, and what would have kept the win.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mistake {
+    /// The move's index in the history (0: the first move of the game).
+    pub ply: usize,
+    pub player: Player,
+    pub played: Move,
+    /// The position the mistake was made in.
+    pub before: Vec<u64>,
+    /// Every move that would have kept the win.
+    pub better: Vec<Move>,
+}
+
+impl Game {
+    pub fn new(start: Vec<u64>, rules: Rules, first: Player) -> Result<Self> {
+        rules.check_heaps(start.len())?;
+        if first > 1 {
+            return Err(Error::NoSuchPlayer(first));
+        }
+        Ok(Game {
+            heaps: start.clone(),
+            start: Position::new(start),
+            rules,
+            first,
+            history: Vec::new(),
+        })
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn first(&self) -> Player {
+        self.first
+    }
+
+    pub fn heaps(&self) -> &[u64] {
+        &self.heaps
+    }
+
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    /// Whose turn it is.
+    pub fn to_move(&self) -> Player {
+        self.first ^ (self.history.len() % 2) as Player
+    }
+
+    /// Play a legal move, or say why it is illegal.
+    pub fn push(&mut self, mv: Move) -> Result<()> {
+        if self.is_over() {
+            return Err(Error::GameOver);
+        }
+        check_move(&self.heaps, mv, &self.rules)?;
+        self.heaps[mv.heap] -= mv.take;
+        self.history.push(mv);
+        Ok(())
+    }
+
+    /// Take back the last move.
+    pub fn pop(&mut self) -> Option<Move> {
+        let mv = self.history.pop()?;
+        self.heaps[mv.heap] += mv.take;
+        Some(mv)
+    }
+
+    /// No object is left.
+    pub fn is_over(&self) -> bool {
+        self.heaps.iter().all(|&n| n == 0)
+    }
+
+    /// Who won, once the game is over: in normal play the player who took the last
+    /// object (so the one not to move), in misère play the other.
+    pub fn winner(&self) -> Option<Player> {
+        self.is_over()
+            .then(|| self.to_move() ^ Player::from(!self.rules.is_misere()))
+    }
+
+    /// Who wins from here with perfect play on both sides.
+    pub fn predicted_winner(&self) -> Player {
+        match self.outcome() {
+            Outcome::N => self.to_move(),
+            Outcome::P => self.to_move() ^ 1,
+        }
+    }
+
+    /// The outcome of the current position for the player to move.
+    pub fn outcome(&self) -> Outcome {
+        theory::outcome(&self.heaps, &self.rules).expect("heap count checked on creation")
+    }
+
+    /// Every move of the history that turned a won position into a lost one.
+    pub fn review(&self) -> Vec<Mistake> {
+        let mut heaps = self.start.heaps().to_vec();
+        let mut mistakes = Vec::new();
+        for (ply, &played) in self.history.iter().enumerate() {
+            let analysis = theory::analyse(&heaps, &self.rules).expect("heap count checked");
+            let before = heaps.clone();
+            heaps[played.heap] -= played.take;
+            let after = theory::outcome(&heaps, &self.rules).expect("heap count checked");
+            if analysis.outcome == Outcome::N && after == Outcome::N {
+                mistakes.push(Mistake {
+                    ply,
+                    player: self.first ^ (ply % 2) as Player,
+                    played,
+                    before,
+                    better: analysis.winning_moves,
+                });
+            }
+        }
+        mistakes
+    }
+}

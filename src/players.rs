@@ -1,0 +1,176 @@
+//! Computer players, seedable and reproducible, and self-play at scale.
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+
+use crate::game::{Game, Player};
+use crate::position::{max_take, Move, Position};
+use crate::rules::Rules;
+use crate::theory::{self, Outcome};
+
+/// How a computer player chooses its moves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Style {
+    /// A winning move whenever there is one; from a lost position, the move that
+    /// leaves the fewest winning replies and the longest game.
+    Perfect,
+    /// A uniformly random legal move.
+    Random,
+    /// Perfect, except that with this probability it plays a random legal move.
+    Fallible(f64),
+}
+
+impl Style {
+    /// A fallible style; the rate must be a probability.
+    pub fn fallible(error_rate: f64) -> crate::error::Result<Style> {
+        if (0.0..=1.0).contains(&error_rate) {
+            Ok(Style::Fallible(error_rate))
+        } else {
+            Err(crate::error::Error::ErrorRate(error_rate))
+        }
+    }
+}
+
+/// A computer player with its own random stream.
+#[derive(Debug, Clone)]
+pub struct ComputerPlayer {
+    style: Style,
+    rng: Pcg64Mcg,
+}
+
+/// From a lost position, how many moves the perfect player weighs: every legal
+/// move when there are at most this many, else the smallest takes of every heap.
+const WEIGH_ALL_UP_TO: u128 = 4096;
+const SMALL_TAKES: u64 = 64;
+
+impl ComputerPlayer {
+    pub fn new(style: Style, seed: u64) -> Self {
+        ComputerPlayer {
+            style,
+            rng: Pcg64Mcg::seed_from_u64(seed),
+        }
+    }
+
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    /// The player's move in `heaps`, or `None` when no move is left.
+    pub fn choose(&mut self, heaps: &[u64], rules: &Rules) -> Option<Move> {
+        let blunder = match self.style {
+            Style::Perfect => false,
+            Style::Random => true,
+            Style::Fallible(rate) => self.rng.random_bool(rate),
+        };
+        if blunder {
+            random_move(heaps, rules, &mut self.rng)
+        } else {
+            perfect_move(heaps, rules)
+        }
+    }
+}
+
+/// A uniformly random legal move.
+pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
+    let position = Position::new(heaps.to_vec());
+    let total = position.count_moves(rules).ok()?;
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    for (heap, &n) in heaps.iter().enumerate() {
+        let here = u128::from(max_take(n, rules.limit_for(heap)));
+        if pick < here {
+            return Some(Move::new(heap, pick as u64 + 1));
+        }
+        pick -= here;
+    }
+    unreachable!("the pick is below the move count")
+}
+
+/// The perfect player's move: the first winning move; from a lost position the move
+/// that leaves the opponent the fewest winning replies, then the most objects.
+pub fn perfect_move(heaps: &[u64], rules: &Rules) -> Option<Move> {
+    let analysis = theory::analyse(heaps, rules).ok()?;
+    if let Some(&mv) = analysis.winning_moves.first() {
+        return Some(mv);
+    }
+    let position = Position::new(heaps.to_vec());
+    let weigh_all = position.count_moves(rules).ok()? <= WEIGH_ALL_UP_TO;
+    let mut after = heaps.to_vec();
+    let mut best: Option<(usize, u64, Move)> = None;
+    for (heap, &n) in heaps.iter().enumerate() {
+        let most = max_take(n, rules.limit_for(heap));
+        let most = if weigh_all {
+            most
+        } else {
+            most.min(SMALL_TAKES)
+        };
+        for take in 1..=most {
+            after[heap] = n - take;
+            let replies = theory::winning_moves(&after, rules).ok()?.len();
+            if best.is_none_or(|(r, t, _)| (replies, take) < (r, t)) {
+                best = Some((replies, take, Move::new(heap, take)));
+            }
+        }
+        after[heap] = n;
+    }
+    best.map(|(_, _, mv)| mv)
+}
+
+/// What `simulate` returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulation {
+    /// Games won by player 0 and by player 1.
+    pub wins: [u64; 2],
+    /// The number of moves of every game.
+    pub lengths: Vec<u32>,
+    /// Games in which each player's first turn came in a won position.
+    pub won_starts: [u64; 2],
+}
+
+/// Play `games` whole games from `start`, player 0 (`styles[0]`) moving first, on all
+/// cores. Game `g` draws its random numbers from streams seeded by `seed` and `g`
+/// alone, so the results do not depend on the thread count.
+pub fn simulate(
+    start: &[u64],
+    rules: &Rules,
+    styles: [Style; 2],
+    games: usize,
+    seed: u64,
+) -> crate::error::Result<Simulation> {
+    let template = Game::new(start.to_vec(), rules.clone(), 0)?;
+    let played: Vec<(Player, u32, [bool; 2])> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let mut players = [0u64, 1].map(|p| {
+                let stream = seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (p << 63);
+                ComputerPlayer::new(styles[p as usize], stream)
+            });
+            let mut game = template.clone();
+            let mut won_start = [false; 2];
+            let mut turns = 0u32;
+            while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), rules) {
+                if turns < 2 {
+                    won_start[game.to_move() as usize] = game.outcome() == Outcome::N;
+                }
+                game.push(mv).expect("players choose legal moves");
+                turns += 1;
+            }
+            (game.winner().expect("the game is over"), turns, won_start)
+        })
+        .collect();
+    let mut result = Simulation {
+        wins: [0; 2],
+        lengths: Vec::with_capacity(games),
+        won_starts: [0; 2],
+    };
+    for (winner, length, won_start) in played {
+        result.wins[winner as usize] += 1;
+        result.lengths.push(length);
+        for (count, won) in result.won_starts.iter_mut().zip(won_start) {
+            *count += u64::from(won);
+        }
+    }
+    Ok(result)
+}

@@ -1,0 +1,150 @@
+//! Games, computer players and self-play for Python.
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::convert;
+use crate::game::{Game, Player};
+use crate::players::{self, ComputerPlayer, Style};
+use crate::position::Move;
+
+type Pair = (usize, u64);
+
+fn pair(mv: Move) -> Pair {
+    (mv.heap, mv.take)
+}
+
+fn style(name: &str, error_rate: f64) -> PyResult<Style> {
+    match name {
+        "perfect" => Ok(Style::Perfect),
+        "random" => Ok(Style::Random),
+        "fallible" => Ok(Style::fallible(error_rate)?),
+        other => Err(PyValueError::new_err(format!(
+            "unknown player style {other:?}; use perfect, random or fallible"
+        ))),
+    }
+}
+
+/// A game in progress (the state behind `nimkit.Game`).
+#[pyclass(name = "Game", module = "nimkit._core")]
+#[derive(Clone)]
+pub struct PyGame(Game);
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    fn new(
+        heaps: &Bound<'_, PyAny>,
+        misere: bool,
+        max_take: &Bound<'_, PyAny>,
+        first: Player,
+    ) -> PyResult<Self> {
+        let rules = convert::rules(misere, max_take)?;
+        Ok(PyGame(Game::new(convert::heaps(heaps)?, rules, first)?))
+    }
+
+    fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.heaps())
+    }
+
+    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.start().heaps())
+    }
+
+    fn history(&self) -> Vec<Pair> {
+        self.0.history().iter().copied().map(pair).collect()
+    }
+
+    fn first(&self) -> Player {
+        self.0.first()
+    }
+
+    fn to_move(&self) -> Player {
+        self.0.to_move()
+    }
+
+    fn push(&mut self, heap: usize, take: u64) -> PyResult<()> {
+        Ok(self.0.push(Move::new(heap, take))?)
+    }
+
+    fn pop(&mut self) -> Option<Pair> {
+        self.0.pop().map(pair)
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    fn winner(&self) -> Option<Player> {
+        self.0.winner()
+    }
+
+    fn predicted_winner(&self) -> Player {
+        self.0.predicted_winner()
+    }
+
+    /// (ply, player, played, position before, every move that kept the win) per mistake.
+    #[allow(clippy::type_complexity)]
+    fn review(&self) -> Vec<(usize, Player, Pair, Vec<u64>, Vec<Pair>)> {
+        self.0
+            .review()
+            .into_iter()
+            .map(|m| {
+                let better = m.better.into_iter().map(pair).collect();
+                (m.ply, m.player, pair(m.played), m.before, better)
+            })
+            .collect()
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+/// A computer player (the engine behind `nimkit.PerfectPlayer` and the others).
+#[pyclass(name = "Player", module = "nimkit._core")]
+pub struct PyPlayer(ComputerPlayer);
+
+#[pymethods]
+impl PyPlayer {
+    #[new]
+    fn new(style_name: &str, error_rate: f64, seed: u64) -> PyResult<Self> {
+        Ok(PyPlayer(ComputerPlayer::new(
+            style(style_name, error_rate)?,
+            seed,
+        )))
+    }
+
+    /// The player's move in the game, or None when no move is left.
+    fn choose(&mut self, game: &PyGame) -> Option<Pair> {
+        self.0.choose(game.0.heaps(), game.0.rules()).map(pair)
+    }
+}
+
+/// Wins of each player, game lengths, games each player started won.
+type SimulationResult<'py> = ([u64; 2], Bound<'py, PyArray1<u32>>, [u64; 2]);
+
+/// Self-play: (wins of each player, game lengths, games each player started won).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    heaps: &Bound<'py, PyAny>,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+    style_a: (String, f64),
+    style_b: (String, f64),
+    games: usize,
+    seed: u64,
+) -> PyResult<SimulationResult<'py>> {
+    let rules = convert::rules(misere, max_take)?;
+    let heaps = convert::heaps(heaps)?;
+    let styles = [style(&style_a.0, style_a.1)?, style(&style_b.0, style_b.1)?];
+    let result = py.detach(|| players::simulate(&heaps, &rules, styles, games, seed))?;
+    Ok((
+        result.wins,
+        result.lengths.into_pyarray(py),
+        result.won_starts,
+    ))
+}

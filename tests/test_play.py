@@ -1,0 +1,210 @@
+"""Games, computer players, self-play, presets and the terminal game."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pexpect
+import pytest
+
+import nimkit as nk
+from nimkit import Game, Move, Position, Rules, presets
+
+
+def test_game_basics():
+    game = Game(Position([3, 4, 5]))
+    assert (game.turn, game.first, game.is_over, game.winner) == (0, 0, False, None)
+    assert game.predicted_winner == 0
+    game.push(Move(0, 2))
+    assert game.position == Position([1, 4, 5])
+    assert game.turn == 1
+    assert game.predicted_winner == 0
+    assert game.history == [Move(0, 2)]
+    assert len(game.legal_moves) == 1 + 4 + 5
+    assert game.pop() == Move(0, 2)
+    assert game.position == game.start
+    with pytest.raises(IndexError, match="no moves"):
+        game.pop()
+
+
+def test_winner_in_both_endings():
+    normal = Game([1, 1])
+    normal.push(Move(0, 1))
+    normal.push(Move(1, 1))
+    assert normal.winner == 1  # took the last object
+    misere = Game([1, 1], Rules(misere=True), first=1)
+    misere.push(Move(0, 1))
+    misere.push(Move(1, 1))
+    assert misere.winner == 1  # player 0 took the last object and lost
+    with pytest.raises(nk.IllegalMoveError, match="the game is over"):
+        misere.push(Move(0, 1))
+
+
+def test_illegal_moves_and_bad_games():
+    game = Game([3, 4], Rules(max_take=2))
+    with pytest.raises(nk.IllegalMoveError, match="the rules allow at most 2"):
+        game.push(Move(0, 3))
+    with pytest.raises(nk.IllegalMoveError, match="there is no heap 2"):
+        game.push(Move(2, 1))
+    with pytest.raises(TypeError, match="move must be a nimkit.Move"):
+        game.push((0, 1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="there are two players, 0 and 1; got 2"):
+        Game([1], first=2)
+    with pytest.raises(ValueError, match="1 per-heap take limits given for 2 heaps"):
+        Game([1, 2], Rules(max_take=[3]))
+
+
+def test_repr_copy_and_review():
+    game = Game([3, 4, 5], Rules(misere=True), first=1)
+    game.push(Move(2, 1))
+    namespace = {"Game": Game, "Position": Position, "Move": Move, "Rules": Rules}
+    assert eval(repr(game), namespace) == game
+    twin = game.copy()
+    twin.push(Move(0, 1))
+    assert len(game.history) == 1
+    assert len(twin.history) == 2
+    (mistake,) = game.review()
+    assert mistake.ply == 0
+    assert mistake.player == 1
+    assert mistake.played == Move(2, 1)
+    assert mistake.better == (Move(0, 2),)
+    assert "winning was take 2 from heap 0" in str(mistake)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(misere=True), Rules(max_take=3)], ids=repr)
+def test_perfect_player_never_loses_a_won_game(rules):
+    opponents = [nk.RandomPlayer(seed=1), nk.FalliblePlayer(0.3, seed=2), nk.PerfectPlayer()]
+    for seed in range(60):
+        board = presets.random_board(heaps=(1, 4), sizes=(0, 8), seed=seed).position
+        won = board.outcome(rules) is nk.Outcome.N
+        for opponent in opponents:
+            game = Game(board, rules)
+            players = [nk.PerfectPlayer(), opponent]
+            while (move := players[game.turn].choose(game)) is not None:
+                game.push(move)
+            if won:
+                assert game.winner == 0, (board, rules, opponent)
+
+
+def test_players_are_reproducible_and_validated():
+    def moves(player):
+        game = Game([9, 9, 9])
+        return [player.choose(game) for _ in range(20)]
+
+    assert moves(nk.RandomPlayer(seed=4)) == moves(nk.RandomPlayer(seed=4))
+    assert moves(nk.RandomPlayer(seed=4)) != moves(nk.RandomPlayer(seed=5))
+    assert nk.PerfectPlayer().choose(Game([3, 4, 5])) == Move(0, 2)
+    assert nk.PerfectPlayer().choose(Game([0])) is None
+    with pytest.raises(ValueError, match=r"error_rate must be between 0 and 1, got 1\.5"):
+        nk.FalliblePlayer(1.5)
+    assert repr(nk.FalliblePlayer(0.3, seed=1)) == "FalliblePlayer(error_rate=0.3, seed=1)"
+
+
+def test_simulate():
+    rules = presets.MARIENBAD.rules
+    result = nk.simulate(
+        presets.MARIENBAD.position, rules, nk.PerfectPlayer(), nk.FalliblePlayer(0.3), 5000, seed=9
+    )
+    again = nk.simulate(
+        [1, 3, 5, 7], rules, nk.PerfectPlayer(), nk.FalliblePlayer(0.3), 5000, seed=9
+    )
+    assert result.wins == again.wins
+    np.testing.assert_array_equal(result.lengths, again.lengths)
+    assert sum(result.wins) == 5000
+    assert result.lengths.dtype == np.uint32
+    assert result.won_start_share == (0.0, 1.0)
+    # The perfect player starts lost, yet wins every game its fallible opponent
+    # throws away: some, not all.
+    assert 0 < result.wins[0] < 5000
+    perfect = nk.simulate([3, 4, 5], None, nk.PerfectPlayer(), nk.PerfectPlayer(), 50)
+    assert perfect.wins == (50, 0)
+    with pytest.raises(ValueError, match="n_games must not be negative"):
+        nk.simulate([1], None, nk.PerfectPlayer(), nk.PerfectPlayer(), -1)
+
+
+def test_presets():
+    assert presets.MARIENBAD.position.outcome(presets.MARIENBAD.rules) is nk.Outcome.P
+    lights = presets.THIRTEEN_LIGHTS
+    assert lights.position.outcome(lights.rules) is nk.Outcome.P  # so pass
+    assert presets.CLASSIC.position.outcome(presets.CLASSIC.rules) is nk.Outcome.N
+    assert presets.FRUIT_GAME.position.outcome() is nk.Outcome.N
+    assert set(presets.VARIANTS) == {"marienbad", "thirteen-lights", "fruit-game", "classic"}
+    board = presets.random_board(heaps=(2, 6), sizes=(3, 9), seed=11)
+    assert board == presets.random_board(heaps=(2, 6), sizes=(3, 9), seed=11)
+    assert 2 <= len(board.position) <= 6
+    assert all(3 <= n <= 9 for n in board.position)
+    with pytest.raises(ValueError, match="heaps must be a range"):
+        presets.random_board(heaps=(5, 2))
+
+
+# --- the terminal game, through a real pseudo-terminal -------------------------------
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(
+        sys.executable, ["-m", "nimkit", "play", *args], encoding="utf-8", timeout=30
+    )
+    child.expect("Your move: |move first")
+    return child
+
+
+def test_terminal_game_to_the_end():
+    child = spawn("--heaps", "1", "2", "--first")
+    child.sendline("?")
+    child.expect("Hint: take 1 from heap 1.")
+    child.sendline("5 1")
+    child.expect("there is no heap 5")
+    child.sendline("one two")
+    child.expect("is not two whole numbers")
+    child.sendline("1 1")
+    child.expect("The computer takes 1 from heap 0.")
+    child.sendline("1 1")
+    child.expect("You win!")
+    child.expect("Review: ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_terminal_undo_and_review():
+    child = spawn("--heaps", "3", "4", "5", "--opponent", "perfect", "--first")
+    child.sendline("u")
+    child.expect("Nothing to undo yet.")
+    child.sendline("2 1")  # a mistake: 3 4 4 is an N-position for the computer
+    child.expect("The computer takes")
+    child.sendline("u")
+    child.expect("heap  2 \\| o o o o o ")
+    child.sendline("q")
+    child.expect("Goodbye.")
+    child.expect(pexpect.EOF)
+
+
+def test_terminal_choose_to_pass_in_thirteen_lights():
+    child = spawn("--variant", "thirteen-lights", "--choose", "--opponent", "random", "--seed", "3")
+    child.sendline("n")
+    child.expect("The computer takes")
+    child.sendeof()
+    child.expect("Goodbye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_terminal_ctrl_c_leaves_cleanly():
+    child = spawn("--variant", "marienbad")
+    child.sendintr()
+    child.expect("Goodbye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_bad_play_arguments():
+    child = pexpect.spawn(
+        sys.executable, ["-m", "nimkit", "play", "--opponent", "genius"], encoding="utf-8"
+    )
+    child.expect("the opponent is perfect, random or fallible:RATE, not 'genius'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
