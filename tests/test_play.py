@@ -47,7 +47,7 @@ def test_illegal_moves_and_bad_games():
         game.push(Move(0, 3))
     with pytest.raises(nk.IllegalMoveError, match="there is no heap 2"):
         game.push(Move(2, 1))
-    with pytest.raises(TypeError, match="move must be a nimkit.Move"):
+    with pytest.raises(TypeError, match=r"move must be a nimkit\.Move"):
         game.push((0, 1))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="there are two players, 0 and 1; got 2"):
         Game([1], first=2)
