@@ -81,6 +81,12 @@ impl Game {
         Ok(())
     }
 
+    /// Back to the starting position, with no history.
+    pub fn restart(&mut self) {
+        self.heaps.copy_from_slice(self.start.heaps());
+        self.history.clear();
+    }
+
     /// Take back the last move.
     pub fn pop(&mut self) -> Option<Move> {
         let mv = self.history.pop()?;

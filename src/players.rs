@@ -72,16 +72,36 @@ impl ComputerPlayer {
 
 /// A uniformly random legal move.
 pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
-    let position = Position::new(heaps.to_vec());
-    let total = position.count_moves(rules).ok()?;
-    if total == 0 {
-        return None;
+    let takes = |heap: usize| max_take(heaps[heap], rules.limit_for(heap));
+    // The move count fits in 64 bits unless heaps come near 2^64; sampling and
+    // walking in 64 bits is much cheaper than in 128.
+    let total = (0..heaps.len()).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));
+    match total {
+        Some(0) => None,
+        Some(total) => Some(nth_move(
+            rng.random_range(0..total),
+            |h| takes(h),
+            heaps.len(),
+        )),
+        None => {
+            let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();
+            let pick = rng.random_range(0..total);
+            Some(nth_move(pick, |h| u128::from(takes(h)), heaps.len()))
+        }
     }
-    let mut pick = rng.random_range(0..total);
-    for (heap, &n) in heaps.iter().enumerate() {
-        let here = u128::from(max_take(n, rules.limit_for(heap)));
+}
+
+/// The move number `pick` (from 0) in the order heap by heap, smallest take first.
+#[inline]
+fn nth_move<N>(mut pick: N, takes: impl Fn(usize) -> N, heaps: usize) -> Move
+where
+    N: Copy + PartialOrd + std::ops::SubAssign + TryInto<u64>,
+{
+    for heap in 0..heaps {
+        let here = takes(heap);
         if pick < here {
-            return Some(Move::new(heap, pick as u64 + 1));
+            let take = pick.try_into().ok().expect("a take fits in 64 bits");
+            return Move::new(heap, take + 1);
         }
         pick -= here;
     }
@@ -142,23 +162,26 @@ pub fn simulate(
     let template = Game::new(start.to_vec(), rules.clone(), 0)?;
     let played: Vec<(Player, u32, [bool; 2])> = (0..games)
         .into_par_iter()
-        .map(|g| {
-            let mut players = [0u64, 1].map(|p| {
-                let stream = seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (p << 63);
-                ComputerPlayer::new(styles[p as usize], stream)
-            });
-            let mut game = template.clone();
-            let mut won_start = [false; 2];
-            let mut turns = 0u32;
-            while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), rules) {
-                if turns < 2 {
-                    won_start[game.to_move() as usize] = game.outcome() == Outcome::N;
+        .map_init(
+            || template.clone(),
+            |game, g| {
+                let mut players = [0u64, 1].map(|p| {
+                    let stream = seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (p << 63);
+                    ComputerPlayer::new(styles[p as usize], stream)
+                });
+                game.restart();
+                let mut won_start = [false; 2];
+                let mut turns = 0u32;
+                while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), rules) {
+                    if turns < 2 {
+                        won_start[game.to_move() as usize] = game.outcome() == Outcome::N;
+                    }
+                    game.push(mv).expect("players choose legal moves");
+                    turns += 1;
                 }
-                game.push(mv).expect("players choose legal moves");
-                turns += 1;
-            }
-            (game.winner().expect("the game is over"), turns, won_start)
-        })
+                (game.winner().expect("the game is over"), turns, won_start)
+            },
+        )
         .collect();
     let mut result = Simulation {
         wins: [0; 2],

@@ -92,9 +92,20 @@ pub fn nim_sum(heaps: &[u64], rules: &Rules) -> Result<u64> {
     Ok(grundy_values(heaps, rules)?.iter().fold(0, |s, &g| s ^ g))
 }
 
-/// P or N.
+/// P or N, without allocating (self-play asks this once per move).
 pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
-    Ok(analyse(heaps, rules)?.outcome)
+    rules.check_heaps(heaps.len())?;
+    let (mut nim_sum, mut big) = (0, false);
+    for (i, &n) in heaps.iter().enumerate() {
+        let g = grundy(n, rules.limit_for(i));
+        nim_sum ^= g;
+        big |= g > 1;
+    }
+    Ok(if is_p(nim_sum, big, rules.is_misere()) {
+        Outcome::P
+    } else {
+        Outcome::N
+    })
 }
 
 /// Every winning move (at most one per heap), in heap order.

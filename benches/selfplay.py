@@ -1,0 +1,61 @@
+"""Self-play speed: nimkit.simulate against OpenSpiel's nim played from Python.
+
+    python benches/selfplay.py [--games 1000000] [--openspiel-games 20000]
+
+Both play Marienbad (1 3 5 7, misère) with two uniformly random players; OpenSpiel
+(the `openspiel` extra) is driven the way a Python user drives it: a loop over
+states with a random choice among the legal actions. Prints games per second and
+the ratio, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import nimkit as nk
+
+
+def openspiel_games_per_second(games: int) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("nim", {"pile_sizes": "1;3;5;7", "is_misere": True})
+    rng = random.Random(0)
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    return games / (time.perf_counter() - start)
+
+
+def nimkit_games_per_second(games: int) -> float:
+    variant = nk.presets.MARIENBAD
+    players = nk.RandomPlayer(seed=1), nk.RandomPlayer(seed=2)
+    nk.simulate(variant.position, variant.rules, *players, 1000)
+    start = time.perf_counter()
+    result = nk.simulate(variant.position, variant.rules, *players, games, seed=3)
+    elapsed = time.perf_counter() - start
+    assert sum(result.wins) == games
+    return games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--openspiel-games", type=int, default=20_000)
+    args = parser.parse_args()
+    ours = nimkit_games_per_second(args.games)
+    print(f"nimkit.simulate:             {ours:>12,.0f} games/s")
+    try:
+        theirs = openspiel_games_per_second(args.openspiel_games)
+    except ImportError:
+        print("OpenSpiel is not installed: pip install 'nimkit[openspiel]'")
+        return
+    print(f"OpenSpiel nim from Python:   {theirs:>12,.0f} games/s")
+    print(f"ratio:                       {ours / theirs:>12,.0f}x")
+
+
+if __name__ == "__main__":
+    main()
