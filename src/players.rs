@@ -78,7 +78,7 @@ pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Op
     let total = (0..heaps.len()).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));
     match total {
         Some(0) => None,
-        Some(total) => Some(nth_move(rng.random_range(0..total), &takes, heaps.len())),
+        Some(total) => Some(nth_move(rng.random_range(0..total), takes, heaps.len())),
         None => {
             let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();
             let pick = rng.random_range(0..total);
