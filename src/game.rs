@@ -81,6 +81,13 @@ impl Game {
         Ok(())
     }
 
+    /// Play a move known to be legal (self-play: players only choose legal moves).
+    pub(crate) fn push_legal(&mut self, mv: Move) {
+        debug_assert!(check_move(&self.heaps, mv, &self.rules).is_ok());
+        self.heaps[mv.heap] -= mv.take;
+        self.history.push(mv);
+    }
+
     /// Back to the starting position, with no history.
     pub fn restart(&mut self) {
         self.heaps.copy_from_slice(self.start.heaps());

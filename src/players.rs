@@ -51,6 +51,15 @@ impl ComputerPlayer {
         }
     }
 
+    /// A player whose generator starts from `state` directly: cheaper than seeding,
+    /// for self-play, which makes two players per game.
+    fn from_state(style: Style, state: u128) -> Self {
+        ComputerPlayer {
+            style,
+            rng: Pcg64Mcg::new(state),
+        }
+    }
+
     pub fn style(&self) -> Style {
         self.style
     }
@@ -162,8 +171,8 @@ pub fn simulate(
             || template.clone(),
             |game, g| {
                 let mut players = [0u64, 1].map(|p| {
-                    let stream = seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (p << 63);
-                    ComputerPlayer::new(styles[p as usize], stream)
+                    let state = stream_state(seed, g as u64, p);
+                    ComputerPlayer::from_state(styles[p as usize], state)
                 });
                 game.restart();
                 let mut won_start = [false; 2];
@@ -172,7 +181,7 @@ pub fn simulate(
                     if turns < 2 {
                         won_start[game.to_move() as usize] = game.outcome() == Outcome::N;
                     }
-                    game.push(mv).expect("players choose legal moves");
+                    game.push_legal(mv);
                     turns += 1;
                 }
                 (game.winner().expect("the game is over"), turns, won_start)
@@ -192,4 +201,16 @@ pub fn simulate(
         }
     }
     Ok(result)
+}
+
+/// A well-mixed generator state for player `player` in game `game` (SplitMix64).
+fn stream_state(seed: u64, game: u64, player: u64) -> u128 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let a = mix(seed ^ mix(game ^ mix(player)));
+    (u128::from(mix(a)) << 64) | u128::from(a)
 }
