@@ -11,10 +11,15 @@ the ratio, measured in the same run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
-import nimkit as nk
+# numpy's OpenBLAS keeps idle worker threads that compete with nimkit's on a small
+# machine; neither engine uses BLAS, so one BLAS thread changes nothing else.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import nimkit as nk  # noqa: E402
 
 
 def openspiel_games_per_second(games: int) -> float:

@@ -17,6 +17,12 @@ pub struct Game {
     history: Vec<Move>,
 }
 
+/// Who has won when no object is left and `to_move` is to move.
+#[inline]
+pub fn winner_at_end(to_move: Player, rules: &Rules) -> Player {
+    to_move ^ Player::from(!rules.is_misere())
+}
+
 /// A move that turned a won position into a lost one, and what would have kept the win.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mistake {
@@ -81,19 +87,6 @@ impl Game {
         Ok(())
     }
 
-    /// Play a move known to be legal (self-play: players only choose legal moves).
-    pub(crate) fn push_legal(&mut self, mv: Move) {
-        debug_assert!(check_move(&self.heaps, mv, &self.rules).is_ok());
-        self.heaps[mv.heap] -= mv.take;
-        self.history.push(mv);
-    }
-
-    /// Back to the starting position, with no history.
-    pub fn restart(&mut self) {
-        self.heaps.copy_from_slice(self.start.heaps());
-        self.history.clear();
-    }
-
     /// Take back the last move.
     pub fn pop(&mut self) -> Option<Move> {
         let mv = self.history.pop()?;
@@ -110,7 +103,7 @@ impl Game {
     /// object (so the one not to move), in misère play the other.
     pub fn winner(&self) -> Option<Player> {
         self.is_over()
-            .then(|| self.to_move() ^ Player::from(!self.rules.is_misere()))
+            .then(|| winner_at_end(self.to_move(), &self.rules))
     }
 
     /// Who wins from here with perfect play on both sides.

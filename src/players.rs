@@ -3,7 +3,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-use crate::game::{Game, Player};
+use crate::game::{winner_at_end, Game, Player};
 use crate::position::{max_take, Move, Position};
 use crate::rules::Rules;
 use crate::theory::{self, Outcome};
@@ -164,43 +164,48 @@ pub fn simulate(
     games: usize,
     seed: u64,
 ) -> crate::error::Result<Simulation> {
-    let template = Game::new(start.to_vec(), rules.clone(), 0)?;
-    let played: Vec<(Player, u32, [bool; 2])> = (0..games)
-        .into_par_iter()
+    // Validates the start and the rules once; games then run on plain heap vectors.
+    Game::new(start.to_vec(), rules.clone(), 0)?;
+    let mut lengths = vec![0u32; games];
+    let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
+        for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {
+            *x += y;
+        }
+        a
+    };
+    let [wins, won_starts] = lengths
+        .par_iter_mut()
+        .enumerate()
         .map_init(
-            || template.clone(),
-            |game, g| {
+            || start.to_vec(),
+            |heaps, (g, length)| {
+                heaps.copy_from_slice(start);
                 let mut players = [0u64, 1].map(|p| {
                     let state = stream_state(seed, g as u64, p);
                     ComputerPlayer::from_state(styles[p as usize], state)
                 });
-                game.restart();
-                let mut won_start = [false; 2];
-                let mut turns = 0u32;
-                while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), rules) {
+                let (mut to_move, mut turns, mut won_start) = (0 as Player, 0u32, [0u64; 2]);
+                while let Some(mv) = players[to_move as usize].choose(heaps, rules) {
                     if turns < 2 {
-                        won_start[game.to_move() as usize] = game.outcome() == Outcome::N;
+                        let won = theory::outcome(heaps, rules).ok() == Some(Outcome::N);
+                        won_start[to_move as usize] = u64::from(won);
                     }
-                    game.push_legal(mv);
+                    heaps[mv.heap] -= mv.take;
+                    to_move ^= 1;
                     turns += 1;
                 }
-                (game.winner().expect("the game is over"), turns, won_start)
+                *length = turns;
+                let mut wins = [0u64; 2];
+                wins[winner_at_end(to_move, rules) as usize] = 1;
+                [wins, won_start]
             },
         )
-        .collect();
-    let mut result = Simulation {
-        wins: [0; 2],
-        lengths: Vec::with_capacity(games),
-        won_starts: [0; 2],
-    };
-    for (winner, length, won_start) in played {
-        result.wins[winner as usize] += 1;
-        result.lengths.push(length);
-        for (count, won) in result.won_starts.iter_mut().zip(won_start) {
-            *count += u64::from(won);
-        }
-    }
-    Ok(result)
+        .reduce(|| [[0; 2]; 2], tally);
+    Ok(Simulation {
+        wins,
+        lengths,
+        won_starts,
+    })
 }
 
 /// A well-mixed generator state for player `player` in game `game` (SplitMix64).
