@@ -19,7 +19,7 @@ import time
 # machine; neither engine uses BLAS, so one BLAS thread changes nothing else.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import nimkit as nk  # noqa: E402
+import nimkit as nk
 
 
 def openspiel_games_per_second(games: int) -> float:
