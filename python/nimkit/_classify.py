@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 import numpy as np
 
@@ -25,12 +25,51 @@ RESULT_DTYPES: dict[str, np.dtype[Any]] = {
 _SEPARATORS = re.compile(r"[,\s]+")
 
 
-def load_positions(path: Path) -> np.ndarray[Any, Any]:
-    """A (positions, heaps) integer array: a ``.npy`` file memory-mapped (never read
-    whole), or a text/CSV file with one position per line (short lines padded with
-    empty heaps; blank lines and ``#`` comments skipped)."""
+class NpyRows:
+    """The rows of a .npy file, mapped afresh on every access and unmapped after, so
+    that only the rows in hand count against memory (a single long-lived map would
+    keep every page it ever touched). Only the path travels when pickled, so dask
+    workers open the file themselves."""
+
+    def __init__(self, path: Path, mode: str = "r") -> None:
+        header = np.load(path, mmap_mode="r")
+        self.path, self.mode = str(path), mode
+        self.dtype: np.dtype[Any] = header.dtype
+        self.shape: tuple[int, ...] = tuple(header.shape)
+        self.offset: int = header.offset
+        self.fortran: bool = header.ndim > 1 and not header.flags.c_contiguous
+        self.ndim = len(self.shape)
+
+    def _map(self) -> np.memmap[Any, Any]:
+        mode: Literal["r", "r+"] = "r+" if self.mode == "r+" else "r"
+        order: Literal["C", "F"] = "F" if self.fortran else "C"
+        return np.memmap(
+            self.path,
+            dtype=self.dtype,
+            mode=mode,
+            offset=self.offset,
+            shape=self.shape,
+            order=order,
+        )
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, index: Any) -> np.ndarray[Any, Any]:
+        return np.array(self._map()[index])
+
+    def __setitem__(self, index: Any, value: np.ndarray[Any, Any]) -> None:
+        rows = self._map()
+        rows[index] = value
+        rows.flush()
+
+
+def load_positions(path: Path) -> NpyRows | np.ndarray[Any, Any]:
+    """The positions of a file, one per row: a ``.npy`` file as ``NpyRows`` (never
+    read whole), or a text/CSV file with one position per line (short lines padded
+    with empty heaps; blank lines and ``#`` comments skipped) as an array."""
     if path.suffix == ".npy":
-        heaps: np.ndarray[Any, Any] = np.load(path, mmap_mode="r")
+        heaps = NpyRows(path)
         if heaps.ndim != 2:
             raise ValueError(f"{path} holds a {heaps.ndim}-D array; expected positions x heaps")
         return heaps
@@ -63,15 +102,14 @@ def classify_chunk(
 
 
 @contextmanager
-def _npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[np.ndarray[Any, Any]]:
+def npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[NpyRows]:
     """An output .npy written under a temporary name and renamed only once complete,
     so an interrupted run never leaves a file that looks finished."""
     partial = path.with_name(path.name + ".partial")
-    out = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
+    del_header = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
+    del del_header
     try:
-        yield out
-        out.flush()
-        del out
+        yield NpyRows(partial, "r+")
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)
@@ -118,15 +156,17 @@ def classify_file(
     bar = _progress(count, progress if progress is not None else (None if count > chunk else False))
     try:
         if target is not None and target.suffix == ".npy":
-            with _npy_output(target, dtype, count) as out:
+            with npy_output(target, dtype, count) as out:
                 for start in range(0, count, chunk):
                     stop = min(start + chunk, count)
-                    classify_chunk(heaps[start:stop], rules, what, out[start:stop])
+                    results = np.empty(stop - start, dtype=dtype)
+                    classify_chunk(heaps[start:stop], rules, what, results)
+                    out[start:stop] = results
                     if bar is not None:
                         bar.update(stop - start)
             return count
         results = np.empty(count, dtype=dtype)
-        classify_chunk(heaps, rules, what, results)
+        classify_chunk(heaps[:], rules, what, results)
         if bar is not None:
             bar.update(count)
         if target is None:

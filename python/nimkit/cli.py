@@ -92,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
         "winning move as heap (-1: none) and take",
     )
     classify_cmd.add_argument(
+        "--chunk",
+        type=int,
+        default=1 << 22,
+        metavar="N",
+        help="positions per chunk (default 4194304); memory use follows it",
+    )
+    classify_cmd.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -194,7 +201,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "classify":
             from ._classify import classify_file
 
-            classify_file(args.input, args.output, rules, args.what, progress=args.progress)
+            if args.chunk < 1:
+                raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
+            classify_file(
+                args.input, args.output, rules, args.what, args.chunk, progress=args.progress
+            )
             return 0
         analysis = analyse(args.heaps, rules)
     except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
