@@ -1,0 +1,170 @@
+"""The bad-input matrix: every kind of bad input against every public entry point.
+
+The README's table "Bad input" lists the same kinds and exceptions; a test below
+keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import batch
+
+BATCH = [batch.nim_sum, batch.is_p_position, batch.winning_move, batch.count_winning_moves]
+
+
+def scalar_entry_points(heaps):
+    """Every public entry point that takes one position, fed ``heaps``."""
+    return {
+        "Position": lambda: nk.Position(heaps),
+        "analyse": lambda: nk.analyse(heaps),
+        "Game": lambda: nk.Game(heaps),
+        "simulate": lambda: nk.simulate(heaps, None, nk.PerfectPlayer(), nk.PerfectPlayer(), 1),
+        "p_positions": lambda: nk.p_positions(heaps),
+        "count_p_positions": lambda: nk.count_p_positions(heaps),
+        "pad": lambda: batch.pad([heaps]),
+    }
+
+
+def array_entry_points(array):
+    """Every public entry point that takes an array of positions, fed ``array``."""
+    calls = {f.__name__: (lambda f=f: f(array)) for f in BATCH}
+    try:
+        import dask.array as da
+
+        import nimkit.dask as nkd
+    except ImportError:
+        return calls
+    for f in (nkd.nim_sum, nkd.is_p_position, nkd.count_winning_moves):
+        calls[f"dask.{f.__name__}"] = lambda f=f: f(da.from_array(array, chunks=1)).compute()
+    return calls
+
+
+# kind -> (the bad value for one position, for an array, the exception)
+MATRIX = {
+    "negative": ([1, -2], np.array([[1, -2]], dtype=np.int64), ValueError),
+    "float": ([1, 2.5], np.array([[1.0, 2.5]]), TypeError),
+    "bool": ([True, 2], np.array([[True, False]]), TypeError),
+    "object": ([1, object()], np.array([[1, object()]], dtype=object), TypeError),
+    "too large": ([1, 2**64], None, OverflowError),
+    "complex": ([1j], np.array([[1j]]), TypeError),
+    "string": ("135", np.array([["1", "3"]]), TypeError),
+}
+
+
+@pytest.mark.parametrize("kind", MATRIX)
+def test_bad_heaps_everywhere(kind):
+    heaps, array, error = MATRIX[kind]
+    for name, call in scalar_entry_points(heaps).items():
+        with pytest.raises(error):
+            call()
+        assert name  # every entry point was exercised
+    if array is not None:
+        for call in array_entry_points(array).values():
+            with pytest.raises(error):
+                call()
+
+
+def test_values_past_uint64_in_an_array():
+    # numpy cannot even hold 2**64 in an integer array: it becomes an object array.
+    with pytest.raises(TypeError):
+        batch.nim_sum(np.array([[1, 2**64]]))
+
+
+@pytest.mark.parametrize("max_take", [0, -1, (1, 0), 2.5, True, "3", 2**64])
+def test_bad_take_limits_everywhere(max_take):
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        nk.Rules(max_take=max_take)
+
+
+def test_wrong_count_of_per_heap_limits_everywhere():
+    rules = nk.Rules(max_take=(1, 2))
+    heaps = [1, 2, 3]
+    calls = [
+        lambda: nk.Position(heaps).outcome(rules),
+        lambda: nk.analyse(heaps, rules),
+        lambda: nk.Game(heaps, rules),
+        lambda: nk.simulate(heaps, rules, nk.PerfectPlayer(), nk.PerfectPlayer(), 1),
+        lambda: nk.p_positions(heaps, rules),
+        lambda: nk.count_p_positions(heaps, rules),
+        *[lambda f=f: f(np.array([heaps]), rules) for f in BATCH],
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="2 per-heap take limits given for 3 heaps"):
+            call()
+
+
+@pytest.mark.parametrize(
+    "shape", [(), (0,), (5,), (2, 3), (2, 3, 4)], ids=lambda s: "x".join(map(str, s)) or "0-d"
+)
+def test_shapes(shape):
+    array = np.ones(shape, dtype=np.uint8)
+    for f in BATCH:
+        if not shape:
+            with pytest.raises(ValueError, match="at least one dimension"):
+                f(array)
+        else:
+            result = f(array)
+            first = result[0] if isinstance(result, tuple) else result
+            assert np.shape(first) == shape[:-1]
+
+
+def test_wrong_out_shape_and_dtype():
+    heaps = np.ones((4, 3), dtype=np.uint8)
+    with pytest.raises(ValueError, match="out has shape"):
+        batch.nim_sum(heaps, out=np.empty(3, dtype=np.uint64))
+    with pytest.raises(TypeError, match="dtype uint64"):
+        batch.nim_sum(heaps, out=np.empty(4, dtype=np.int64))
+
+
+def test_illegal_moves_and_finished_games():
+    game = nk.Game([1, 2], nk.Rules(max_take=1))
+    for move, reason in [
+        (nk.Move(5, 1), "there is no heap 5"),
+        (nk.Move(0, 2), "the rules allow at most 1"),
+    ]:
+        with pytest.raises(nk.IllegalMoveError, match=reason):
+            game.push(move)
+        with pytest.raises(nk.IllegalMoveError, match=reason):
+            game.position.after(move, game.rules)
+    with pytest.raises(nk.IllegalMoveError, match="take at least 1"):
+        nk.Move(0, 0)
+    over = nk.Game([0, 0])
+    with pytest.raises(nk.IllegalMoveError, match="the game is over"):
+        over.push(nk.Move(0, 1))
+
+
+def test_empty_inputs_are_well_defined():
+    assert batch.nim_sum(np.zeros((0, 3), dtype=np.uint8)).shape == (0,)
+    np.testing.assert_array_equal(batch.is_p_position(np.zeros((2, 0), dtype=np.uint8)), [1, 1])
+    assert nk.analyse([]).outcome is nk.Outcome.P
+    assert nk.analyse([], nk.Rules(misere=True)).outcome is nk.Outcome.N
+    assert nk.count_p_positions([]) == 1
+    assert batch.pad([]).shape == (0, 0)
+    assert nk.Game([]).is_over
+
+
+def test_readme_table_matches_the_matrix():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = readme[readme.index("| bad input |") :].split("\n\n")[0]
+    rows = {
+        cells[0]: cells[2]
+        for line in table.splitlines()[2:]
+        if (cells := [c.strip() for c in line.strip("|").split("|")])
+    }
+    for kind, (_, _, error) in MATRIX.items():
+        assert re.search(rf"\b{error.__name__}\b", rows[kind]), kind
+    for kind in [
+        "take limit below 1",
+        "wrong count of per-heap limits",
+        "wrong shape",
+        "illegal move",
+        "game already over",
+        "empty arrays",
+    ]:
+        assert kind in rows, kind
