@@ -79,8 +79,9 @@ impl ComputerPlayer {
     }
 }
 
-/// A uniformly random legal move.
+/// A uniformly random legal move (`None` also when the rules do not fit the heaps).
 pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
+    rules.check_heaps(heaps.len()).ok()?;
     let takes = |heap: usize| max_take(heaps[heap], rules.limit_for(heap));
     // The move count fits in 64 bits unless heaps come near 2^64; sampling and
     // walking in 64 bits is much cheaper than in 128.

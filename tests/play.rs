@@ -134,6 +134,8 @@ fn random_moves_are_legal_and_cover_every_move() {
     assert_eq!(seen.len(), 5);
     assert!(seen.values().all(|&n| (800..1200).contains(&n)), "{seen:?}");
     assert_eq!(random_move(&[0, 0], &rules, &mut rng), None);
+    // Rules that do not fit the heaps give no move rather than a panic (found by fuzzing).
+    assert_eq!(random_move(&[3, 3, 3], &rules, &mut rng), None);
 }
 
 #[test]

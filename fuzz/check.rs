@@ -1,0 +1,134 @@
+// The fuzz check, shared by the cargo-fuzz target (fuzz_targets/theory.rs) and the
+// corpus replay test (tests/fuzz_replay.rs): it decodes bytes into rules, boxes,
+// positions and moves, checks the closed forms against the search on a small box,
+// and feeds arbitrary values to every public core function, which must answer with
+// a result or an error, never a panic.
+use arbitrary::{Result, Unstructured};
+use ndarray::{Array2, Array3};
+use nimkit::game::Game;
+use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
+use nimkit::position::{Move, Position};
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::{advance, box_size, BoxSolution};
+use nimkit::{batch, tables, theory};
+use num_bigint::BigUint;
+
+/// Run every check on `data`; running out of bytes just ends the run early.
+pub fn check(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let _ = small_box(&mut u).and_then(|_| anything(&mut u));
+}
+
+fn limit(u: &mut Unstructured<'_>, small: bool) -> Result<u64> {
+    if small {
+        u.int_in_range(1..=9)
+    } else {
+        u.arbitrary()
+    }
+}
+
+fn rules(u: &mut Unstructured<'_>, heaps: usize, small: bool) -> Result<Option<Rules>> {
+    let take = match u.int_in_range(0..=2)? {
+        0 => TakeLimit::None,
+        1 => TakeLimit::All(limit(u, small)?),
+        _ => {
+            // Arbitrary input may miscount the limits on purpose.
+            let count = if small { heaps } else { u.int_in_range(0..=6)? };
+            let mut ks = Vec::with_capacity(count);
+            for _ in 0..count {
+                ks.push(if u.arbitrary()? {
+                    Some(limit(u, small)?)
+                } else {
+                    None
+                });
+            }
+            TakeLimit::PerHeap(ks)
+        }
+    };
+    Ok(Rules::new(u.arbitrary()?, take).ok())
+}
+
+/// Theory against search, and the tables against both, on a box of at most 3 heaps.
+fn small_box(u: &mut Unstructured<'_>) -> Result<()> {
+    let heaps = u.int_in_range(0..=3)?;
+    let mut bounds = Vec::with_capacity(heaps);
+    for _ in 0..heaps {
+        bounds.push(u.int_in_range(0..=9)?);
+    }
+    let rules = rules(u, heaps, true)?.expect("small limits are valid");
+    let solution = BoxSolution::solve(&bounds, &rules, 10_000).expect("a small box");
+    let mut position = vec![0u64; heaps];
+    let mut listed = Vec::new();
+    for _ in 0..box_size(&bounds) {
+        let analysis = theory::analyse(&position, &rules).expect("limits fit");
+        assert_eq!(
+            analysis.outcome,
+            solution.outcome(&position),
+            "{position:?} {rules:?}"
+        );
+        assert_eq!(analysis.winning_moves, solution.winning_moves(&position));
+        if analysis.outcome == theory::Outcome::P {
+            listed.extend_from_slice(&position);
+        }
+        advance(&mut position, &bounds);
+    }
+    assert_eq!(tables::p_positions(&bounds, &rules).unwrap(), listed);
+    let rows = listed
+        .len()
+        .checked_div(heaps)
+        .unwrap_or(usize::from(!rules.is_misere()));
+    assert_eq!(
+        tables::count_p_positions(&bounds, &rules).unwrap(),
+        BigUint::from(rows)
+    );
+    Ok(())
+}
+
+/// Arbitrary heaps, rules and moves through every public function.
+fn anything(u: &mut Unstructured<'_>) -> Result<()> {
+    let heaps: Vec<u64> = (0..u.int_in_range(0..=6)?)
+        .map(|_| u.arbitrary())
+        .collect::<Result<_>>()?;
+    let Some(rules) = rules(u, heaps.len(), false)? else {
+        return Ok(());
+    };
+    let _ = theory::analyse(&heaps, &rules);
+    let _ = theory::grundy_values(&heaps, &rules);
+    let position = Position::new(heaps.clone());
+    let _ = position.count_moves(&rules);
+    let mv = Move::new(u.int_in_range(0..=7)?, u.arbitrary()?);
+    if let Ok(next) = position.after(mv, &rules) {
+        let _ = theory::outcome(next.heaps(), &rules);
+    }
+    let _ = perfect_move(&heaps, &rules);
+    let mut rng = rand_pcg::Pcg64Mcg::new(u.arbitrary()?);
+    let _ = random_move(&heaps, &rules, &mut rng);
+    if let Ok(mut game) = Game::new(heaps.clone(), rules.clone(), u.int_in_range(0..=2)?) {
+        let mut player = ComputerPlayer::new(Style::Random, u.arbitrary()?);
+        for _ in 0..u.int_in_range(0..=8)? {
+            let mv = match player.choose(game.heaps(), &rules) {
+                Some(mv) if u.arbitrary()? => mv,
+                _ => Move::new(u.int_in_range(0..=7)?, u.arbitrary()?),
+            };
+            let _ = game.push(mv);
+        }
+        let _ = game.review();
+        let _ = (game.winner(), game.pop());
+    }
+    let rows = Array2::from_shape_vec((1, heaps.len()), heaps.clone())
+        .unwrap()
+        .into_dyn();
+    let signed: Vec<i64> = heaps.iter().map(|&h| h as i64).collect();
+    let cube = Array3::from_shape_vec((1, 1, heaps.len()), signed)
+        .unwrap()
+        .into_dyn();
+    let mut sums = ndarray::ArrayD::<u64>::zeros(ndarray::IxDyn(&[1]));
+    let mut ps = ndarray::ArrayD::<bool>::from_elem(ndarray::IxDyn(&[1, 1]), false);
+    let _ = batch::nim_sum(rows.view(), &rules, sums.view_mut());
+    let _ = batch::is_p_position(cube.view(), &rules, ps.view_mut());
+    let _ = tables::count_p_positions(&heaps, &rules);
+    if tables::count_p_positions(&heaps, &rules).is_ok_and(|c| c <= BigUint::from(10_000u32)) {
+        let _ = tables::p_positions(&heaps, &rules);
+    }
+    Ok(())
+}
