@@ -15,6 +15,7 @@ def test_public_names():
     assert set(nk.__all__) == {
         "Analysis",
         "ComputerPlayer",
+        "Explanation",
         "FalliblePlayer",
         "Game",
         "Mistake",
@@ -31,6 +32,13 @@ def test_public_names():
         "analyse",
         "batch",
         "count_p_positions",
+        "draw_game_graph",
+        "explain",
+        "game_graph",
+        "p_position_table",
+        "plots",
+        "to_frame",
+        "widgets",
         "p_positions",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)

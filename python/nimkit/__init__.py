@@ -5,9 +5,11 @@
 Outcome.P
 """
 
-from . import batch, presets
+from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError
 from .analysis import Analysis, analyse
+from .explain import Explanation, explain
+from .frames import p_position_table, to_frame
 from .game import (
     ComputerPlayer,
     FalliblePlayer,
@@ -18,6 +20,7 @@ from .game import (
     Simulation,
     simulate,
 )
+from .graph import draw_game_graph, game_graph
 from .position import Move, Outcome, Position
 from .rules import Rules
 from .tables import count_p_positions, p_positions
@@ -25,6 +28,7 @@ from .tables import count_p_positions, p_positions
 __all__ = [
     "Analysis",
     "ComputerPlayer",
+    "Explanation",
     "FalliblePlayer",
     "Game",
     "IllegalMoveError",
@@ -39,7 +43,14 @@ __all__ = [
     "analyse",
     "batch",
     "count_p_positions",
+    "draw_game_graph",
+    "explain",
+    "game_graph",
+    "p_position_table",
     "p_positions",
+    "plots",
     "presets",
     "simulate",
+    "to_frame",
+    "widgets",
 ]

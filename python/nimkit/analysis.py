@@ -49,6 +49,14 @@ class Analysis:
     def __str__(self) -> str:
         return analysis_text(self)
 
+    def _repr_svg_(self) -> str:
+        from ._svg import analysis_svg
+
+        return analysis_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
 
 def analyse(position: Position | Iterable[SupportsIndex], rules: Rules | None = None) -> Analysis:
     """Analyse ``position`` under ``rules`` (default: plain Nim, normal play).

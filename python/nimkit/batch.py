@@ -5,7 +5,8 @@ any leading shape (like a gufunc with signature ``(m)->()``): a 2-D array is one
 position per row; a 1-D array is a single position and gives 0-d results. Every
 integer dtype and every layout (C, Fortran, strided views, ``np.memmap``) is read in
 place, without a copy; other dtypes raise TypeError rather than being cast. The
-work runs in Rust on all cores with the GIL released.
+work runs in Rust on all cores with the GIL released. ``progress=True`` shows a
+tqdm bar (the ``progress`` extra) while long work runs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._extras import require
 from .rules import Rules, rules_or_default
 
 __all__ = ["count_winning_moves", "is_p_position", "nim_sum", "pad", "winning_move"]
@@ -33,22 +35,53 @@ def _unwrap(result: Any, heaps: np.ndarray[Any, Any], out: object) -> Any:
     return result[()] if heaps.ndim == 1 and out is None else result
 
 
+def _apply(
+    core: Any, heaps: npt.ArrayLike, rules: Rules | None, outs: tuple[Any, ...], progress: bool
+) -> Any:
+    """Run a native kernel, or with ``progress`` run it in slices of the first axis
+    under a tqdm bar (``tqdm.auto``: a widget in notebooks, text in terminals)."""
+    array = _as_heaps(heaps)
+    args = rules_or_default(rules)._args()
+    if not progress or array.ndim < 2 or len(array) < 2:
+        results = core(array, *args, *outs)
+        return (
+            tuple(_unwrap(r, array, outs[0]) for r in results)
+            if len(outs) > 1
+            else (_unwrap(results, array, outs[0]))
+        )
+    tqdm = require("tqdm.auto", "progress").tqdm
+    first = core(array[:1], *args, *(None for _ in outs))
+    first = first if len(outs) > 1 else (first,)
+    results = tuple(
+        out if out is not None else np.empty(array.shape[:-1], dtype=r.dtype)
+        for out, r in zip(outs, first, strict=True)
+    )
+    step = max(1, len(array) // 100)
+    for start in tqdm(range(0, len(array), step), desc="positions", unit_scale=step):
+        core(array[start : start + step], *args, *(r[start : start + step] for r in results))
+    return results if len(outs) > 1 else results[0]
+
+
 def nim_sum(
-    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.uint64] | None = None
+    heaps: npt.ArrayLike,
+    rules: Rules | None = None,
+    *,
+    out: npt.NDArray[np.uint64] | None = None,
+    progress: bool = False,
 ) -> npt.NDArray[np.uint64]:
     """XOR of the Grundy values of each position, as uint64."""
-    array = _as_heaps(heaps)
-    result = _core.batch_nim_sum(array, *rules_or_default(rules)._args(), out)
-    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+    return _apply(_core.batch_nim_sum, heaps, rules, (out,), progress)  # type: ignore[no-any-return]
 
 
 def is_p_position(
-    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.bool_] | None = None
+    heaps: npt.ArrayLike,
+    rules: Rules | None = None,
+    *,
+    out: npt.NDArray[np.bool_] | None = None,
+    progress: bool = False,
 ) -> npt.NDArray[np.bool_]:
     """True where the player to move loses against perfect play."""
-    array = _as_heaps(heaps)
-    result = _core.batch_is_p_position(array, *rules_or_default(rules)._args(), out)
-    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+    return _apply(_core.batch_is_p_position, heaps, rules, (out,), progress)  # type: ignore[no-any-return]
 
 
 def winning_move(
@@ -56,27 +89,26 @@ def winning_move(
     rules: Rules | None = None,
     *,
     out: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]] | None = None,
+    progress: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
     """The first winning move of each position (the lowest heap that has one).
 
     Returns ``(heap, take)``: the heap index as int64, -1 where the position has no
     winning move, and how many to take as uint64, 0 there.
     """
-    array = _as_heaps(heaps)
-    heap_out, take_out = (None, None) if out is None else out
-    heap, take = _core.batch_winning_move(
-        array, *rules_or_default(rules)._args(), heap_out, take_out
-    )
-    return _unwrap(heap, array, out), _unwrap(take, array, out)
+    outs = (None, None) if out is None else out
+    return _apply(_core.batch_winning_move, heaps, rules, outs, progress)  # type: ignore[no-any-return]
 
 
 def count_winning_moves(
-    heaps: npt.ArrayLike, rules: Rules | None = None, *, out: npt.NDArray[np.int64] | None = None
+    heaps: npt.ArrayLike,
+    rules: Rules | None = None,
+    *,
+    out: npt.NDArray[np.int64] | None = None,
+    progress: bool = False,
 ) -> npt.NDArray[np.int64]:
     """How many winning moves each position has (at most one per heap), as int64."""
-    array = _as_heaps(heaps)
-    result = _core.batch_count_winning_moves(array, *rules_or_default(rules)._args(), out)
-    return _unwrap(result, array, out)  # type: ignore[no-any-return]
+    return _apply(_core.batch_count_winning_moves, heaps, rules, (out,), progress)  # type: ignore[no-any-return]
 
 
 def pad(

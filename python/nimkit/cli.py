@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -213,5 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
     else:
+        from .explain import explain
+
+        # The report, then the teacher's reasoning (its table is the report's own).
+        blocks = explain(analysis.position, analysis.rules).blocks[1:]
         print(analysis)
+        print()
+        print("\n\n".join(textwrap.fill(text) for kind, text in blocks if kind == "p"))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -148,6 +148,15 @@ class Game:
         if self._state.history():
             args.append(f"moves={self.history!r}")
         return f"Game({', '.join(args)})"
+
+    def _repr_svg_(self) -> str:
+        from ._svg import game_svg
+
+        return game_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        status = f"player {self.winner} won" if self.is_over else f"player {self.turn} to move"
+        printer.text(f"{self!r}\n{self.position}: {status}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from typing import SupportsIndex, overload
+from typing import Any, SupportsIndex, overload
 
 from . import _core
 from .rules import Rules, rules_or_default
@@ -60,6 +60,12 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move(heap={self._heap}, take={self._take})"
+
+    def _repr_html_(self) -> str:
+        return f"<code>{self}</code>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
     def __str__(self) -> str:
         return f"take {self._take} from heap {self._heap}"
@@ -192,6 +198,14 @@ class Position(Sequence[int]):
 
     def __repr__(self) -> str:
         return f"Position({list(self._heaps)!r})"
+
+    def _repr_svg_(self) -> str:
+        from ._svg import position_svg
+
+        return position_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
     def __str__(self) -> str:
         return " ".join(map(str, self._heaps)) if self._heaps else "(no heaps)"

@@ -69,6 +69,12 @@ class Rules:
             args.append(f"max_take={self._max_take!r}")
         return f"Rules({', '.join(args)})"
 
+    def _repr_html_(self) -> str:
+        return f"<code>{self!r}</code>: {self.describe()}"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(f"{self!r}: {self.describe()}")
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
             return NotImplemented

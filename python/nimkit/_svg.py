@@ -1,0 +1,184 @@
+"""SVG pictures of positions, analyses and games, built with the standard library."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .game import Game
+    from .position import Move, Position
+
+#: Tokens drawn per heap before the row is cut short with an ellipsis.
+MAX_TOKENS = 24
+TOKEN, GAP, ROW, LEFT = 16, 4, 24, 64
+INK, TOKEN_FILL, TAKEN_FILL, ODD_FILL, CHANGE_FILL = (
+    "#222",
+    "#4a7bd0",
+    "#f2b33d",
+    "#fde2e2",
+    "#fff2c6",
+)
+FONT = "font-family:sans-serif;font-size:12px"
+
+
+def _svg(width: float, height: float) -> ET.Element:
+    return ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        width=str(int(width)),
+        height=str(int(height)),
+        viewBox=f"0 0 {int(width)} {int(height)}",
+    )
+
+
+def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, "text", {"x": str(x), "y": str(y), "style": FONT, **attrs})
+    element.text = text
+    return element
+
+
+def _board(parent: ET.Element, position: Position, taken: dict[int, int], top: float) -> float:
+    """Rows of tokens, one per heap, with the heap number and size; ``taken[heap]``
+    tokens at the end of a row are drawn as taken. Returns the width used."""
+    width = LEFT
+    for heap, size in enumerate(position):
+        y = top + heap * ROW
+        _text(parent, 4, y + 12, f"heap {heap}", fill=INK)
+        shown = min(size, MAX_TOKENS)
+        # The tokens a move takes are the last ones of the row, as shown.
+        take = min(taken.get(heap, 0), shown)
+        for i in range(shown):
+            cx = LEFT + i * (TOKEN + GAP) + TOKEN / 2
+            fill = TAKEN_FILL if i >= shown - take else TOKEN_FILL
+            token = ET.SubElement(
+                parent, "circle", cx=str(cx), cy=str(y + 8), r=str(TOKEN / 2), fill=fill
+            )
+            token.set("class", "taken" if i >= shown - take else "token")
+        x = LEFT + shown * (TOKEN + GAP)
+        label = ("... " if size > shown else "") + str(size)
+        if heap in taken:
+            label += f"  (take {taken[heap]})"
+        _text(parent, x + 4, y + 12, label, fill=INK)
+        width = max(width, x + 12 + 7 * len(label))
+    return width
+
+
+def position_svg(position: Position, taken: dict[int, int] | None = None) -> str:
+    """The heaps as rows of tokens with their numbers and counts."""
+    rows = max(len(position), 1)
+    svg = _svg(1, rows * ROW + 8)
+    width = _board(svg, position, taken or {}, 4)
+    if not len(position):
+        _text(svg, 4, 16, "(no heaps)", fill=INK)
+    svg.set("width", str(int(width)))
+    svg.set("viewBox", f"0 0 {int(width)} {rows * ROW + 8}")
+    return ET.tostring(svg, encoding="unicode")
+
+
+def analysis_svg(analysis: Analysis) -> str:
+    """The board with every winning move drawn on it (the tokens each takes, in
+    amber), and the digital-sum table: each heap's Grundy value in binary, the
+    nim-sum row, the columns with an odd number of 1s shaded, and the heap and digits
+    that the first winning move changes outlined."""
+    position, moves = analysis.position, analysis.winning_moves
+    taken = {move.heap: move.take for move in moves}
+    bits = max([1, *(g.bit_length() for g in analysis.grundy)])
+    table_top = max(len(position), 1) * ROW + 16
+    cell = 18
+    rows = len(position) + 1
+    height = table_top + (rows + 1) * cell + 48
+    svg = _svg(1, height)
+    width = _board(svg, position, taken, 4)
+    first: Move | None = moves[0] if moves else None
+    changed = _changed_bits(analysis, first)
+    table_left = LEFT
+    _text(svg, 4, table_top + 12, "binary", fill=INK)
+    for col in range(bits):
+        power = bits - 1 - col
+        x = table_left + col * cell
+        if analysis.nim_sum >> power & 1:
+            shade = ET.SubElement(
+                svg,
+                "rect",
+                x=str(x),
+                y=str(table_top + cell),
+                width=str(cell),
+                height=str(rows * cell),
+                fill=ODD_FILL,
+            )
+            shade.set("class", "odd-column")
+        _text(svg, x + 4, table_top + 12, str(2**power) if power < 4 else f"2^{power}", fill="#777")
+    for r in range(rows):
+        y = table_top + (r + 1) * cell
+        last = r == len(position)
+        value = analysis.nim_sum if last else analysis.grundy[r]
+        _text(svg, 4, y + 13, "nim-sum" if last else f"heap {r}", fill=INK)
+        for col in range(bits):
+            power = bits - 1 - col
+            x = table_left + col * cell
+            if not last and first is not None and r == first.heap and power in changed:
+                box = ET.SubElement(
+                    svg,
+                    "rect",
+                    x=str(x + 1),
+                    y=str(y + 1),
+                    width=str(cell - 2),
+                    height=str(cell - 2),
+                    fill=CHANGE_FILL,
+                    stroke=TAKEN_FILL,
+                )
+                box.set("class", "changed")
+            digit = _text(svg, x + 5, y + 13, str(value >> power & 1), fill=INK)
+            digit.set("class", "digit")
+        if last:
+            ET.SubElement(
+                svg,
+                "line",
+                x1=str(table_left),
+                x2=str(table_left + bits * cell),
+                y1=str(y),
+                y2=str(y),
+                stroke=INK,
+            )
+    verdict = analysis.outcome.describe()
+    summary = f"nim-sum {analysis.nim_sum}: {analysis.outcome.value}, {verdict}"
+    if moves:
+        summary += "; winning: " + ", ".join(str(m) for m in moves)
+    _text(svg, 4, height - 12, summary, fill=INK)
+    width = max(width, table_left + bits * cell + 8, 7 * len(summary))
+    svg.set("width", str(int(width)))
+    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
+    return ET.tostring(svg, encoding="unicode")
+
+
+def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
+    """The binary digits of the moved heap's Grundy value that the move flips."""
+    if move is None:
+        return set()
+    after = analysis.position.after(move, analysis.rules)
+    before_g = analysis.grundy[move.heap]
+    after_g = after.grundy(analysis.rules)[move.heap]
+    diff = before_g ^ after_g
+    return {power for power in range(diff.bit_length()) if diff >> power & 1}
+
+
+def game_svg(game: Game) -> str:
+    """The board, whose turn it is (or who won), and the move list."""
+    position = game.position
+    history: Iterable[Move] = game.history
+    lines = [f"{i + 1}. player {game.first ^ (i % 2)}: {move}" for i, move in enumerate(history)]
+    status = f"player {game.winner} won" if game.is_over else f"player {game.turn} to move"
+    top = max(len(position), 1) * ROW + 12
+    height = top + 20 + 16 * len(lines) + 8
+    svg = _svg(1, height)
+    width = _board(svg, position, {}, 4)
+    _text(svg, 4, top + 8, status, fill=INK, **{"font-weight": "bold"})
+    for i, line in enumerate(lines):
+        _text(svg, 4, top + 26 + 16 * i, line, fill=INK)
+    width = max(width, 8 + 7 * max([len(status), *map(len, lines)]))
+    svg.set("width", str(int(width)))
+    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
+    return ET.tostring(svg, encoding="unicode")

@@ -1,0 +1,161 @@
+"""Why a position is won or lost, written out as a patient teacher would."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import SupportsIndex
+
+from ._text import digital_sum_table
+from .analysis import Analysis, analyse
+from .position import Outcome, Position
+from .rules import Rules
+
+#: From a P-position, how many moves the explanation answers one by one.
+MAX_REPLIES = 12
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Plain text (``str``), markdown (``to_markdown``) and HTML (``to_html``); shows
+    itself in notebooks."""
+
+    analysis: Analysis
+    #: ("p", text) paragraphs and ("pre", text) tables, in order.
+    blocks: tuple[tuple[str, str], ...]
+
+    def __str__(self) -> str:
+        return "\n\n".join(text for _, text in self.blocks)
+
+    def to_markdown(self) -> str:
+        return "\n\n".join(
+            f"```\n{text}\n```" if kind == "pre" else text for kind, text in self.blocks
+        )
+
+    def to_html(self) -> str:
+        return "".join(
+            f"<pre>{html.escape(text)}</pre>" if kind == "pre" else f"<p>{html.escape(text)}</p>"
+            for kind, text in self.blocks
+        )
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+
+def explain(
+    position: Position | Iterable[SupportsIndex], rules: Rules | None = None
+) -> Explanation:
+    """Explain the outcome of ``position`` under ``rules`` and every winning move."""
+    analysis = analyse(position, rules)
+    position, rules = analysis.position, analysis.rules
+    blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
+    if rules.max_take is not None:
+        blocks.append(("p", _remainders(analysis)))
+    blocks.append(
+        (
+            "p",
+            "Write each heap's Grundy value in binary and add the columns without "
+            "carrying (exclusive or): the result is the nim-sum.",
+        )
+    )
+    table = digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum)
+    blocks.append(("pre", "\n".join(table)))
+    blocks.append(("p", _columns(analysis)))
+    if rules.misere:
+        blocks.append(("p", _misere(analysis)))
+    if analysis.outcome is Outcome.N:
+        blocks.append(("p", _winning(analysis)))
+    else:
+        blocks.append(("p", _losing(analysis)))
+    return Explanation(analysis, tuple(blocks))
+
+
+def _remainders(analysis: Analysis) -> str:
+    rules = analysis.rules
+    if isinstance(rules.max_take, int):
+        k = rules.max_take
+        intro = (
+            f"With at most {k} taken per turn, only each heap's remainder modulo {k + 1} "
+            f"matters: whatever one player takes, the other can take the rest of {k + 1}, "
+            f"so a heap of n plays like a Nim heap of n mod {k + 1}."
+        )
+    else:
+        intro = (
+            "With a take limit k on a heap, only its remainder modulo k + 1 matters: "
+            "whatever one player takes, the other can take the rest of k + 1."
+        )
+    pairs = ", ".join(
+        f"{n} -> {g}" for n, g in zip(analysis.position, analysis.grundy, strict=True)
+    )
+    return f"{intro} Here the heaps become: {pairs}."
+
+
+def _columns(analysis: Analysis) -> str:
+    s = analysis.nim_sum
+    if s == 0:
+        return "Every column holds an even number of 1s: the nim-sum is 0."
+    top = s.bit_length() - 1
+    return (
+        f"The leftmost column with an odd number of 1s is the {2**top}s column, "
+        f"and the nim-sum is {s}."
+    )
+
+
+def _misere(analysis: Analysis) -> str:
+    if any(g > 1 for g in analysis.grundy):
+        return (
+            "In misère play (taking the last object loses) the same strategy holds while "
+            "some heap's Grundy value exceeds 1. The difference comes at the very end: "
+            "when your move would leave only Grundy values 0 and 1, leave an odd number "
+            "of 1s, not an even one, so that your opponent takes the last object."
+        )
+    return (
+        "Every Grundy value is 0 or 1: this is the endgame of misère play. From here "
+        "the players can only reduce the heaps of value 1 one at a time, so the player "
+        "to move loses exactly when an odd number of them is left (nim-sum 1)."
+    )
+
+
+def _winning(analysis: Analysis) -> str:
+    position, rules = analysis.position, analysis.rules
+    goal = (
+        "to a position the player to move loses"
+        if rules.misere
+        else "to nim-sum 0, every column even"
+    )
+    parts = []
+    for move in analysis.winning_moves:
+        left = position.after(move, rules)
+        before, after = analysis.grundy[move.heap], left.grundy(rules)[move.heap]
+        parts.append(
+            f"{move}: heap {move.heap} goes from {position[move.heap]} to "
+            f"{left[move.heap]} (Grundy value {before} -> {after}), leaving {left}"
+        )
+    count = "the winning move is" if len(parts) == 1 else "the winning moves are"
+    return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + "."
+
+
+def _losing(analysis: Analysis) -> str:
+    position, rules = analysis.position, analysis.rules
+    if position.is_empty:
+        return (
+            "No object is left: the player to move cannot move and has lost "
+            "(in normal play, the opponent took the last object)."
+        )
+    replies = []
+    moves = position.moves(rules)
+    for move in moves[:MAX_REPLIES]:
+        left = position.after(move, rules)
+        reply = left.winning_moves(rules)[0]
+        replies.append(f"{move} is answered by {reply}")
+    more = (
+        f" (and so on for the other {len(moves) - MAX_REPLIES})" if len(moves) > MAX_REPLIES else ""
+    )
+    return (
+        "The player to move loses against perfect play: every move unbalances the "
+        "position, and the opponent restores it. For instance: " + "; ".join(replies) + more + "."
+    )

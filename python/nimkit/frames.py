@@ -1,0 +1,39 @@
+"""Positions as pandas data frames (the ``pandas`` extra)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import batch
+from ._extras import require
+from .rules import Rules, rules_or_default
+from .tables import Bounds, p_positions
+
+
+def to_frame(heaps: npt.ArrayLike, rules: Rules | None = None, progress: bool = False) -> Any:
+    """A DataFrame with one row per position (heaps x positions 2-D input): a column
+    per heap, then ``nim_sum``, ``outcome`` ("P"/"N"), and the first winning move as
+    ``move_heap`` (-1: none) and ``move_take``."""
+    pd = require("pandas", "pandas")
+    rules = rules_or_default(rules)
+    array = np.asarray(heaps)
+    if array.ndim != 2:
+        raise ValueError(f"to_frame takes a 2-D array (positions x heaps), not {array.ndim}-D")
+    frame = pd.DataFrame(array, columns=[f"heap_{i}" for i in range(array.shape[1])])
+    frame["nim_sum"] = batch.nim_sum(array, rules, progress=progress)
+    p = batch.is_p_position(array, rules, progress=progress)
+    frame["outcome"] = pd.Categorical(np.where(p, "P", "N"), categories=["P", "N"])
+    frame["move_heap"], frame["move_take"] = batch.winning_move(array, rules, progress=progress)
+    return frame
+
+
+def p_position_table(
+    bounds: Bounds, rules: Rules | None = None, *, n_heaps: int | None = None
+) -> Any:
+    """Every P-position of a box as a DataFrame, a column per heap."""
+    pd = require("pandas", "pandas")
+    table = p_positions(bounds, rules, n_heaps=n_heaps)
+    return pd.DataFrame(table, columns=[f"heap_{i}" for i in range(table.shape[1])])

@@ -1,0 +1,60 @@
+"""Pictures of outcomes and Grundy values over 2-heap slices (the ``plot`` extra)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import batch
+from ._extras import require
+from .rules import Rules, rules_or_default
+
+
+def _slice(size_a: int, size_b: int, others: Sequence[int]) -> np.ndarray[Any, Any]:
+    """Positions (a, b, *others) for a in 0..size_a, b in 0..size_b, as a 3-D array."""
+    a, b = np.meshgrid(np.arange(size_a + 1), np.arange(size_b + 1), indexing="ij")
+    fixed = [np.full_like(a, n) for n in others]
+    return np.stack([a, b, *fixed], axis=-1).astype(np.uint64)
+
+
+def outcome_map(
+    size_a: int,
+    size_b: int,
+    rules: Rules | None = None,
+    others: Sequence[int] = (),
+    ax: Any = None,
+) -> Any:
+    """Heap a (rows) by heap b (columns), the other heaps fixed at ``others``: P-positions
+    dark, N-positions light. Returns the matplotlib Axes."""
+    plt = require("matplotlib.pyplot", "plot")
+    rules = rules_or_default(rules)
+    p = batch.is_p_position(_slice(size_a, size_b, others), rules)
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
+    ax.imshow(p, cmap="Greys", origin="lower", interpolation="nearest")
+    ax.set_xlabel("heap b")
+    ax.set_ylabel("heap a")
+    fixed = f", others {tuple(others)}" if others else ""
+    ax.set_title(f"P-positions (dark){fixed}\n{rules}", fontsize=9)
+    return ax
+
+
+def grundy_map(
+    size_a: int,
+    size_b: int,
+    rules: Rules | None = None,
+    others: Sequence[int] = (),
+    ax: Any = None,
+) -> Any:
+    """The nim-sum over a 2-heap slice (heap a by heap b, the others fixed)."""
+    plt = require("matplotlib.pyplot", "plot")
+    rules = rules_or_default(rules)
+    sums = batch.nim_sum(_slice(size_a, size_b, others), rules)
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
+    image = ax.imshow(sums, cmap="viridis", origin="lower", interpolation="nearest")
+    ax.figure.colorbar(image, ax=ax, label="nim-sum")
+    ax.set_xlabel("heap b")
+    ax.set_ylabel("heap a")
+    ax.set_title(f"nim-sum\n{rules}", fontsize=9)
+    return ax

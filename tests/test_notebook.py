@@ -1,0 +1,209 @@
+"""Rich display, explanations, game graphs, widgets, frames and plots."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import batch
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)  # well-formed, or this raises
+    assert root.tag == f"{SVG}svg"
+    assert 0 < int(root.get("width")) <= 1200
+    return root
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG}text")]
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if e.get("class") == name]
+
+
+def test_position_draws_its_heaps():
+    root = parse(nk.Position([1, 3, 5, 7])._repr_svg_())
+    assert len(with_class(root, "token")) == 16
+    labels = texts(root)
+    for heap, size in enumerate([1, 3, 5, 7]):
+        assert f"heap {heap}" in labels
+        assert str(size) in labels
+    big = parse(nk.Position([100])._repr_svg_())
+    assert len(with_class(big, "token")) == 24
+    assert "... 100" in texts(big)
+
+
+def test_analysis_draws_moves_and_the_digital_sum_table():
+    analysis = nk.analyse([3, 4, 5])  # nim-sum 2 (010): take 2 from heap 0
+    root = parse(analysis._repr_svg_())
+    assert len(with_class(root, "taken")) == 2
+    assert len(with_class(root, "odd-column")) == 1  # one column holds an odd count of 1s
+    digits = [e.text for e in with_class(root, "digit")]
+    assert digits == list("011" + "100" + "101" + "010")
+    # heap 0 goes from 3 (011) to 1 (001): the changed digit is outlined
+    assert len(with_class(root, "changed")) == 1
+    assert any("take 2 from heap 0" in t for t in texts(root))
+    lost = parse(nk.analyse([1, 3, 5, 7], nk.Rules(misere=True))._repr_svg_())
+    assert not with_class(lost, "taken")
+    assert not with_class(lost, "odd-column")
+
+
+def test_game_draws_board_and_moves():
+    game = nk.Game([3, 4, 5])
+    game.push(nk.Move(0, 2))
+    root = parse(game._repr_svg_())
+    assert "1. player 0: take 2 from heap 0" in texts(root)
+    assert "player 1 to move" in texts(root)
+
+
+def test_text_reprs_for_ipython():
+    class Printer:
+        def __init__(self):
+            self.out = []
+
+        def text(self, value):
+            self.out.append(value)
+
+    for value, expected in [
+        (nk.Position([1, 2]), "Position([1, 2])"),
+        (nk.Move(0, 1), "Move(heap=0, take=1)"),
+        (nk.Rules(misere=True), "misère play"),
+        (nk.analyse([1, 2]), "Winning moves:"),
+        (nk.Game([1, 2]), "player 0 to move"),
+    ]:
+        printer = Printer()
+        value._repr_pretty_(printer, False)
+        assert expected in printer.out[0]
+    assert "<code>" in nk.Rules()._repr_html_()
+
+
+def test_explanations():
+    limited = nk.explain([5, 9, 6], nk.Rules(max_take=3))
+    text = str(limited)
+    assert "remainder modulo 4" in text
+    assert "5 -> 1, 9 -> 1, 6 -> 2" in text
+    assert "the winning move" in text or "the winning moves" in text
+    endgame = str(nk.explain([1, 1, 0], nk.Rules(misere=True)))
+    assert "endgame of misère play" in endgame
+    lost = nk.explain([1, 2, 3])
+    assert "loses against perfect play" in str(lost)
+    assert "take 1 from heap 0 is answered by take 1 from heap 2" in str(lost)
+    assert "```" in lost.to_markdown()
+    assert lost._repr_html_().startswith("<p>")
+    assert "<pre>" in lost.to_html()
+    won = str(nk.explain([3, 4, 5]))
+    assert "The leftmost column with an odd number of 1s is the 2s column" in won
+    assert "heap 0 goes from 3 to 1" in won
+
+
+def test_game_graph_of_1_2_3():
+    graph = nk.game_graph([1, 2, 3])
+    # Sorted positions (a <= b <= c) below (1, 2, 3): 2 * 3 * 4 boxes, sorted.
+    assert nk.Position([0, 0, 0]) in graph
+    assert graph.nodes[nk.Position([1, 2, 3])]["outcome"] is nk.Outcome.P
+    kernel = [n for n in graph if graph.nodes[n]["outcome"] is nk.Outcome.P]
+    assert set(kernel) == {nk.Position(p) for p in [(0, 0, 0), (0, 1, 1), (0, 2, 2), (1, 2, 3)]}
+    for node in graph:
+        # A kernel: no edge inside it, and an edge into it from every other node.
+        successors = [graph.nodes[s]["outcome"] for s in graph.successors(node)]
+        if graph.nodes[node]["outcome"] is nk.Outcome.P:
+            assert nk.Outcome.P not in successors
+        else:
+            assert nk.Outcome.P in successors
+    full = nk.game_graph([1, 2, 3], symmetric=False)
+    assert full.number_of_nodes() == 2 * 3 * 4
+    with pytest.raises(ValueError, match="more than 10 positions"):
+        nk.game_graph([5, 5, 5], max_nodes=10)
+    picture = nk.draw_game_graph([1, 2, 3])
+    root = parse(picture._repr_svg_())
+    assert len(with_class(root, "kernel")) == 4
+    assert "1 2 3" in texts(root)
+
+
+def test_widget_plays_a_whole_game():
+    board = nk.widgets.play([1, 2], opponent=nk.PerfectPlayer())
+    assert "Your move" in board.status.value
+    board.hint_button.click()
+    assert "Hint: take 1 from heap 1" in board.status.value
+    board.heap.value, board.take.value = 1, 1
+    board.move_button.click()  # 1 1: the computer must leave one object
+    assert board.game.history[0] == nk.Move(1, 1)
+    assert "The computer plays" in board.status.value
+    board.undo_button.click()
+    assert board.game.history == []
+    board.heap.value, board.take.value = 1, 1
+    board.move_button.click()
+    last = next(i for i, n in enumerate(board.game.position) if n)
+    board.heap.value, board.take.value = last, 1
+    board.move_button.click()
+    assert board.game.is_over
+    assert "You win!" in board.status.value
+    board.new_button.click()
+    assert board.game.history == []
+    assert board.take.max == 1  # heap 0 holds one object
+    with_limit = nk.widgets.play("thirteen-lights", human_first=False)
+    assert with_limit.game.history  # the computer opened
+    assert with_limit.take.max == 3
+
+
+def test_frames_and_tables():
+    heaps = np.array([[3, 4, 5], [1, 2, 3], [0, 0, 1]])
+    frame = nk.to_frame(heaps, nk.Rules())
+    assert list(frame.columns) == [
+        "heap_0",
+        "heap_1",
+        "heap_2",
+        "nim_sum",
+        "outcome",
+        "move_heap",
+        "move_take",
+    ]
+    assert list(frame["outcome"]) == ["N", "P", "N"]
+    assert list(frame["move_heap"]) == [0, -1, 2]
+    table = nk.p_position_table(3, n_heaps=2)
+    assert table.to_numpy().tolist() == [[0, 0], [1, 1], [2, 2], [3, 3]]
+
+
+def test_plots_show_the_batch_results():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = nk.plots.outcome_map(15, 15, nk.Rules(misere=True), others=[3])
+    shown = ax.images[0].get_array()
+    a, b = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+    expected = batch.is_p_position(np.stack([a, b, np.full_like(a, 3)], -1), nk.Rules(misere=True))
+    np.testing.assert_array_equal(shown, expected)
+    ax = nk.plots.grundy_map(7, 7, nk.Rules(max_take=2))
+    assert ax.images[0].get_array()[4, 2] == (4 % 3) ^ (2 % 3)
+
+
+def test_progress_bars(capsys):
+    heaps = np.random.default_rng(0).integers(0, 9, size=(500, 3))
+    np.testing.assert_array_equal(
+        batch.is_p_position(heaps, progress=True), batch.is_p_position(heaps)
+    )
+    assert "positions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("module", "call", "extra"),
+    [
+        ("networkx", lambda: nk.game_graph([1]), "graph"),
+        ("pandas", lambda: nk.to_frame([[1]]), "pandas"),
+        ("matplotlib.pyplot", lambda: nk.plots.outcome_map(2, 2), "plot"),
+        ("ipywidgets", lambda: nk.widgets.play([1]), "notebook"),
+        ("tqdm.auto", lambda: batch.nim_sum([[1], [2]], progress=True), "progress"),
+    ],
+)
+def test_missing_extras_name_the_extra(monkeypatch, module, call, extra):
+    monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(ImportError, match=rf"pip install 'nimkit\[{extra}\]'"):
+        call()
