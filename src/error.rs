@@ -30,6 +30,21 @@ pub enum Error {
     #[error("error_rate must be between 0 and 1, got {0}")]
     ErrorRate(f64),
 
+    #[error("a subtraction set needs at least one element")]
+    EmptySet,
+
+    #[error("a subtraction set holds positive integers; 0 is not a move")]
+    ZeroInSet,
+
+    #[error("subtraction set element {0} is too large (at most 2**20)")]
+    SetElementTooLarge(u64),
+
+    #[error("a subtraction set of {0} elements is too large (at most 4096)")]
+    SetTooLarge(usize),
+
+    #[error("no period found within the first {searched} Grundy values; raise max_length")]
+    NoPeriod { searched: usize },
+
     #[error("heap arrays need at least one dimension: the last axis holds the heaps")]
     NoHeapAxis,
 

@@ -22,6 +22,7 @@ def test_public_names():
         "PerfectPlayer",
         "RandomPlayer",
         "Simulation",
+        "SubtractionGame",
         "presets",
         "simulate",
         "IllegalMoveError",

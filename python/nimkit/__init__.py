@@ -6,7 +6,7 @@ Outcome.P
 """
 
 from . import batch, plots, presets, widgets
-from ._core import IllegalMoveError
+from ._core import IllegalMoveError, SubtractionGame
 from .analysis import Analysis, analyse
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
@@ -40,6 +40,7 @@ __all__ = [
     "RandomPlayer",
     "Rules",
     "Simulation",
+    "SubtractionGame",
     "analyse",
     "batch",
     "count_p_positions",

@@ -10,6 +10,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Player",
+    "SubtractionGame",
     "after",
     "analyse",
     "batch_count_winning_moves",
@@ -103,3 +104,18 @@ def simulate(
     games: int,
     seed: int,
 ) -> tuple[list[int], npt.NDArray[np.uint32], list[int]]: ...
+
+@final
+class SubtractionGame:
+    """A subtraction game: a move takes s objects from one heap, s in a finite set."""
+
+    def __new__(
+        cls, take: Iterable[SupportsIndex], max_length: int = 100_000_000
+    ) -> SubtractionGame: ...
+    @property
+    def take(self) -> tuple[int, ...]: ...
+    def period(self) -> tuple[int, int]: ...
+    def grundy(self, n: SupportsIndex) -> int: ...
+    def grundy_sequence(self, count: int) -> npt.NDArray[np.uint16]: ...
+    def nim_sum(self, heaps: Iterable[SupportsIndex]) -> int: ...
+    def is_p_position(self, heaps: Iterable[SupportsIndex]) -> bool: ...

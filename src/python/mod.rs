@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod play;
 mod scalar;
+mod subtraction;
 mod tables;
 
 /// Native core of nimkit; use the `nimkit` package, not this module.
@@ -23,6 +24,8 @@ mod core_module {
         after, analyse, check_heaps, check_move_args, check_rules, illegal_reason, legal_moves,
         solve_box,
     };
+    #[pymodule_export]
+    use super::subtraction::PySubtractionGame;
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
 }

@@ -1,0 +1,72 @@
+//! `nimkit.SubtractionGame`: Grundy sequences of subtraction games.
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use super::convert;
+use crate::subtraction::{GrundySequence, SubtractionSet};
+
+/// A subtraction game: a move takes `s` objects from one heap, `s` in a finite set.
+///
+/// Its Grundy sequence is found once, exactly (a repeated window as long as the
+/// largest element proves the period); then `grundy(n)` is O(1) for any heap up to
+/// 2**64 - 1, and positions of several heaps are solved in normal play by the XOR.
+#[pyclass(name = "SubtractionGame", module = "nimkit", frozen)]
+pub struct PySubtractionGame(GrundySequence);
+
+#[pymethods]
+impl PySubtractionGame {
+    #[new]
+    #[pyo3(signature = (take, max_length = 100_000_000))]
+    fn new(py: Python<'_>, take: &Bound<'_, PyAny>, max_length: usize) -> PyResult<Self> {
+        if take.is_instance_of::<pyo3::types::PyString>()
+            || take.is_instance_of::<pyo3::types::PyInt>()
+        {
+            return Err(PyTypeError::new_err(
+                "take must be a collection of positive integers, e.g. {1, 3, 4}",
+            ));
+        }
+        let elements = convert::uints(take, "take", "element")?;
+        let set = SubtractionSet::new(elements)?;
+        Ok(PySubtractionGame(
+            py.detach(|| GrundySequence::find(set, max_length))?,
+        ))
+    }
+
+    /// The subtraction set, sorted.
+    #[getter]
+    fn take<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.set().elements())
+    }
+
+    /// (preperiod, period): g(n + period) == g(n) for every n >= preperiod.
+    fn period(&self) -> (usize, usize) {
+        self.0.period()
+    }
+
+    /// The Grundy value of a heap of `n` objects.
+    fn grundy(&self, n: &Bound<'_, PyAny>) -> PyResult<u16> {
+        Ok(self.0.grundy(convert::uint(n, "n")?))
+    }
+
+    /// The Grundy values of heaps 0 .. count - 1 as a uint16 array.
+    fn grundy_sequence<'py>(&self, py: Python<'py>, count: usize) -> Bound<'py, PyArray1<u16>> {
+        py.detach(|| self.0.first(count)).into_pyarray(py)
+    }
+
+    /// XOR of the heaps' Grundy values.
+    fn nim_sum(&self, heaps: &Bound<'_, PyAny>) -> PyResult<u64> {
+        Ok(self.0.nim_sum(&convert::heaps(heaps)?))
+    }
+
+    /// Whether the player to move loses in normal play (nim-sum 0).
+    fn is_p_position(&self, heaps: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.nim_sum(heaps)? == 0)
+    }
+
+    fn __repr__(&self) -> String {
+        let elements: Vec<String> = self.0.set().elements().iter().map(u64::to_string).collect();
+        format!("SubtractionGame({{{}}})", elements.join(", "))
+    }
+}
