@@ -10,13 +10,33 @@ use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{advance, box_size, BoxSolution};
+use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
 use nimkit::{batch, tables, theory};
 use num_bigint::BigUint;
 
 /// Run every check on `data`; running out of bytes just ends the run early.
 pub fn check(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let _ = small_box(&mut u).and_then(|_| anything(&mut u));
+    let _ = small_box(&mut u)
+        .and_then(|_| subtraction(&mut u))
+        .and_then(|_| anything(&mut u));
+}
+
+/// A small subtraction set: its detected period against the definition.
+fn subtraction(u: &mut Unstructured<'_>) -> Result<()> {
+    let elements: Vec<u64> = (0..u.int_in_range(0..=5)?)
+        .map(|_| u.int_in_range(0..=24))
+        .collect::<Result<_>>()?;
+    let Ok(set) = SubtractionSet::new(elements) else {
+        return Ok(());
+    };
+    let g = GrundySequence::find(set, 1_000_000).expect("small sets settle early");
+    let (pre, period) = g.period();
+    let length = pre + 4 * period + 100;
+    assert_eq!(g.first(length), grundy_by_definition(g.set(), length));
+    let n: u64 = u.arbitrary()?;
+    let _ = g.grundy(n);
+    Ok(())
 }
 
 fn limit(u: &mut Unstructured<'_>, small: bool) -> Result<u64> {
