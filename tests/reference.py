@@ -42,3 +42,19 @@ def grundy(n: int, limit) -> int:
     """Mex of the Grundy values of the heaps one move away."""
     options = {grundy(n - t, limit) for t in range(1, min(n, limit or n) + 1)}
     return next(g for g in range(n + 2) if g not in options)
+
+
+def classification(heaps, rules, what):
+    """What ``nimkit classify --what`` should produce, from the batch functions."""
+    import numpy as np
+
+    from nimkit import batch
+
+    if what == "p":
+        return batch.is_p_position(heaps, rules)
+    if what == "nim-sum":
+        return batch.nim_sum(heaps, rules)
+    heap, take = batch.winning_move(heaps, rules)
+    out = np.empty(len(heap), dtype=[("heap", np.int64), ("take", np.uint64)])
+    out["heap"], out["take"] = heap, take
+    return out

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import nimkit as nk
-from nimkit import batch
 from nimkit._classify import classify_file
+
+from .reference import classification
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,14 +35,7 @@ def test_npy_to_npy(positions, tmp_path, what):
     assert result.returncode == 0, result.stderr
     out = np.load(target)
     rules = nk.Rules(misere=True, max_take=5)
-    if what == "p":
-        np.testing.assert_array_equal(out, batch.is_p_position(heaps, rules))
-    elif what == "nim-sum":
-        np.testing.assert_array_equal(out, batch.nim_sum(heaps, rules))
-    else:
-        heap, take = batch.winning_move(heaps, rules)
-        np.testing.assert_array_equal(out["heap"], heap)
-        np.testing.assert_array_equal(out["take"], take)
+    np.testing.assert_array_equal(out, classification(heaps, rules, what))
     assert not list(tmp_path.glob("*.partial"))
 
 

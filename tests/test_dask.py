@@ -8,6 +8,8 @@ import pytest
 import nimkit as nk
 from nimkit import batch
 
+from .reference import classification
+
 da = pytest.importorskip("dask.array", reason="the dask extra is not installed")
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 import nimkit.dask as nkd  # noqa: E402
@@ -56,14 +58,7 @@ def test_classify_a_file_on_the_cluster(client, tmp_path, what):
     rules = nk.Rules(misere=True, max_take=9)
     nkd.classify_npy(source, target, rules, what, chunk=7_000)  # 8 blocks, the last short
     out = np.load(target)
-    if what == "p":
-        np.testing.assert_array_equal(out, batch.is_p_position(heaps, rules))
-    elif what == "nim-sum":
-        np.testing.assert_array_equal(out, batch.nim_sum(heaps, rules))
-    else:
-        heap, take = batch.winning_move(heaps, rules)
-        np.testing.assert_array_equal(out["heap"], heap)
-        np.testing.assert_array_equal(out["take"], take)
+    np.testing.assert_array_equal(out, classification(heaps, rules, what))
     assert not list(tmp_path.glob("*.partial"))
 
 

@@ -19,6 +19,17 @@ def _slice(size_a: int, size_b: int, others: Sequence[int]) -> np.ndarray[Any, A
     return np.stack([a, b, *fixed], axis=-1).astype(np.uint64)
 
 
+def _draw(values: np.ndarray[Any, Any], ax: Any, cmap: str, title: str) -> Any:
+    """Show a heap a by heap b map on ``ax`` (a new figure when None)."""
+    plt = require("matplotlib.pyplot", "plot")
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
+    image = ax.imshow(values, cmap=cmap, origin="lower", interpolation="nearest")
+    ax.set_xlabel("heap b")
+    ax.set_ylabel("heap a")
+    ax.set_title(title, fontsize=9)
+    return ax, image
+
+
 def outcome_map(
     size_a: int,
     size_b: int,
@@ -28,16 +39,10 @@ def outcome_map(
 ) -> Any:
     """Heap a (rows) by heap b (columns), the other heaps fixed at ``others``: P-positions
     dark, N-positions light. Returns the matplotlib Axes."""
-    plt = require("matplotlib.pyplot", "plot")
     rules = rules_or_default(rules)
     p = batch.is_p_position(_slice(size_a, size_b, others), rules)
-    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
-    ax.imshow(p, cmap="Greys", origin="lower", interpolation="nearest")
-    ax.set_xlabel("heap b")
-    ax.set_ylabel("heap a")
     fixed = f", others {tuple(others)}" if others else ""
-    ax.set_title(f"P-positions (dark){fixed}\n{rules}", fontsize=9)
-    return ax
+    return _draw(p, ax, "Greys", f"P-positions (dark){fixed}\n{rules}")[0]
 
 
 def grundy_map(
@@ -48,13 +53,8 @@ def grundy_map(
     ax: Any = None,
 ) -> Any:
     """The nim-sum over a 2-heap slice (heap a by heap b, the others fixed)."""
-    plt = require("matplotlib.pyplot", "plot")
     rules = rules_or_default(rules)
     sums = batch.nim_sum(_slice(size_a, size_b, others), rules)
-    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
-    image = ax.imshow(sums, cmap="viridis", origin="lower", interpolation="nearest")
+    ax, image = _draw(sums, ax, "viridis", f"nim-sum\n{rules}")
     ax.figure.colorbar(image, ax=ax, label="nim-sum")
-    ax.set_xlabel("heap b")
-    ax.set_ylabel("heap a")
-    ax.set_title(f"nim-sum\n{rules}", fontsize=9)
     return ax
