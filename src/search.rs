@@ -71,6 +71,36 @@ impl BoxSolution {
         &self.is_p
     }
 
+    /// The remoteness of every position, in the order of `is_p`: how many moves the
+    /// game lasts when the winner hurries and the loser delays (Steinhaus). A position
+    /// with no move has remoteness 0; an N-position is one more than its smallest
+    /// P-child; a P-position is one more than its largest child.
+    pub fn remoteness(&self) -> Vec<u32> {
+        let mut remoteness = vec![0u32; self.is_p.len()];
+        let mut heaps = vec![0u64; self.bounds.len()];
+        for index in 0..self.is_p.len() {
+            let winning = !self.is_p[index];
+            let mut best: Option<u32> = None;
+            for (i, &n) in heaps.iter().enumerate() {
+                for take in 1..=max_take(n, self.rules.limit_for(i)) {
+                    let child = index - take as usize * self.strides[i];
+                    if winning && !self.is_p[child] {
+                        continue; // the winner only moves to P-positions
+                    }
+                    let r = remoteness[child];
+                    best = Some(match best {
+                        None => r,
+                        Some(b) if winning => b.min(r),
+                        Some(b) => b.max(r),
+                    });
+                }
+            }
+            remoteness[index] = best.map_or(0, |b| b + 1);
+            advance(&mut heaps, &self.bounds);
+        }
+        remoteness
+    }
+
     /// The outcome of one position inside the box.
     pub fn outcome(&self, heaps: &[u64]) -> Outcome {
         if self.is_p[self.index(heaps)] {

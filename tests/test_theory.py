@@ -73,7 +73,7 @@ def test_moves_are_exactly_the_legal_moves(game):
 def test_native_search_agrees_with_closed_forms_on_a_box(misere, max_take):
     bounds = (5, 6, 7)
     rules = nk.Rules(misere=misere, max_take=max_take)
-    table = _core.solve_box(bounds, misere, max_take, 10**6)
+    table, _ = _core.solve_box(bounds, misere, max_take, 10**6)
     assert table.shape == (6, 7, 8)
     assert table.dtype == np.bool_
     for heaps in itertools.product(*(range(b + 1) for b in bounds)):

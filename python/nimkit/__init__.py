@@ -23,6 +23,7 @@ from .game import (
 from .graph import draw_game_graph, game_graph
 from .position import Move, Outcome, Position
 from .rules import Rules
+from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "RandomPlayer",
     "Rules",
     "Simulation",
+    "Solution",
     "SubtractionGame",
     "analyse",
     "batch",
@@ -52,6 +54,7 @@ __all__ = [
     "plots",
     "presets",
     "simulate",
+    "solve",
     "to_frame",
     "widgets",
 ]

@@ -47,8 +47,12 @@ def legal_moves(
     heaps: Iterable[SupportsIndex], misere: bool, max_take: Any, limit: int
 ) -> list[tuple[int, int]]: ...
 def solve_box(
-    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_positions: int
-) -> npt.NDArray[np.bool_]: ...
+    bounds: Iterable[SupportsIndex],
+    misere: bool,
+    max_take: Any,
+    max_positions: int,
+    remoteness: bool = False,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint32] | None]: ...
 def batch_nim_sum(
     heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
 ) -> npt.NDArray[np.uint64]: ...

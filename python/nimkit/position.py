@@ -128,6 +128,13 @@ class Position(Sequence[int]):
         """Every move to a P-position (at most one per heap), in heap order."""
         return _moves(self._analyse(rules)[3])
 
+    def remoteness(self, rules: Rules | None = None, max_positions: int = 10_000_000) -> int:
+        """How many moves the game lasts from here when the winner hurries and the
+        loser delays, by exhaustive search of the box below this position."""
+        from .solve import solve
+
+        return solve(self, rules, max_positions).remoteness_of(self)
+
     def moves(self, rules: Rules | None = None) -> list[Move]:
         """Every legal move, heap by heap, smallest take first.
 

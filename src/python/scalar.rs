@@ -118,21 +118,40 @@ pub fn legal_moves(
     Ok(moves)
 }
 
-/// The reference search: whether each position of the box `0..=bounds[i]` is P,
-/// as a bool array of shape `bounds + 1`.
+/// Whether each position is P, and its remoteness (None unless asked for).
+type SolvedBox<'py> = (
+    Bound<'py, PyArrayDyn<bool>>,
+    Option<Bound<'py, PyArrayDyn<u32>>>,
+);
+
+/// The reference search over the box `0..=bounds[i]`: whether each position is P,
+/// and with `remoteness` its remoteness, as arrays of shape `bounds + 1`.
 #[pyfunction]
+#[pyo3(signature = (bounds, misere, max_take, max_positions, remoteness = false))]
 pub fn solve_box<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     misere: bool,
     max_take: &Bound<'py, PyAny>,
     max_positions: u64,
-) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+    remoteness: bool,
+) -> PyResult<SolvedBox<'py>> {
     let rules = convert::rules(misere, max_take)?;
     let bounds = convert::uints(bounds, "bounds", "bound")?;
-    let solution = py.detach(|| BoxSolution::solve(&bounds, &rules, max_positions))?;
+    let (solution, distances) = py.detach(|| {
+        BoxSolution::solve(&bounds, &rules, max_positions).map(|solution| {
+            let distances = remoteness.then(|| solution.remoteness());
+            (solution, distances)
+        })
+    })?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
-    let array = ArrayD::from_shape_vec(IxDyn(&shape), solution.is_p().to_vec())
-        .expect("the box solution has one entry per position of the box");
-    Ok(array.into_pyarray(py))
+    let is_p = boxed(&shape, solution.is_p().to_vec()).into_pyarray(py);
+    let distances = distances.map(|d| boxed(&shape, d).into_pyarray(py));
+    Ok((is_p, distances))
+}
+
+/// One value per position of the box, shaped as the box.
+fn boxed<T>(shape: &[usize], values: Vec<T>) -> ArrayD<T> {
+    ArrayD::from_shape_vec(IxDyn(shape), values)
+        .expect("the box solution has one entry per position of the box")
 }

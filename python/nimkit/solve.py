@@ -1,0 +1,58 @@
+"""Exact solving by search: the outcome and remoteness of every position of a box."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .position import Outcome, Position
+from .rules import Rules, rules_or_default
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Every position with heap ``i`` in ``0..=bounds[i]``, solved by retrograde search.
+
+    ``is_p`` and ``remoteness`` are arrays of shape ``bounds + 1``, indexed by the
+    heaps. Remoteness is the number of moves the game lasts when the winner hurries
+    and the loser delays: 0 where no move is left.
+    """
+
+    bounds: tuple[int, ...]
+    rules: Rules
+    is_p: npt.NDArray[np.bool_]
+    remoteness: npt.NDArray[np.uint32]
+
+    def outcome_of(self, position: Position | Iterable[SupportsIndex]) -> Outcome:
+        return Outcome.P if self.is_p[self._index(position)] else Outcome.N
+
+    def remoteness_of(self, position: Position | Iterable[SupportsIndex]) -> int:
+        return int(self.remoteness[self._index(position)])
+
+    def _index(self, position: Position | Iterable[SupportsIndex]) -> tuple[int, ...]:
+        heaps = tuple(position if isinstance(position, Position) else Position(position))
+        if len(heaps) != len(self.bounds) or any(
+            n > b for n, b in zip(heaps, self.bounds, strict=True)
+        ):
+            raise ValueError(f"position {heaps} is outside the solved box {self.bounds}")
+        return heaps
+
+
+def solve(
+    position: Position | Iterable[SupportsIndex],
+    rules: Rules | None = None,
+    max_positions: int = 10_000_000,
+) -> Solution:
+    """Solve every position below ``position`` (heap ``i`` in ``0..=position[i]``) by
+    exhaustive retrograde search, with remoteness. Raises ValueError naming the box
+    size when it holds more than ``max_positions`` positions."""
+    rules = rules_or_default(rules)
+    bounds = position.heaps if isinstance(position, Position) else Position(position).heaps
+    is_p, remoteness = _core.solve_box(bounds, *rules._args(), max_positions, True)
+    assert remoteness is not None
+    return Solution(bounds, rules, is_p, remoteness)
