@@ -138,6 +138,81 @@ impl BoxSolution {
     }
 }
 
+/// Whether each position of the box is P, fast: a position's verdict costs O(heaps),
+/// not a look per legal move. For every heap and every line of positions that differ
+/// only in that heap, it keeps the largest heap size below the current one at which
+/// a P-position lies; a position is N exactly when, on one of its lines, that P-position
+/// is within one move (any distance without a take limit, at most k with one).
+/// Lines are visited in increasing heap size, because the box is walked in
+/// lexicographic order. Returns the same as `BoxSolution::solve(..).is_p()`.
+pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
+    rules.check_heaps(bounds.len())?;
+    let size = box_size(bounds);
+    if size > u128::from(max_positions) {
+        return Err(Error::BoxTooLarge {
+            positions: size,
+            limit: max_positions,
+        });
+    }
+    let size = size as usize;
+    let m = bounds.len();
+    let mut strides = vec![1usize; m];
+    for i in (0..m.saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
+    }
+    // No P-position seen on the line yet.
+    const NONE: u64 = u64::MAX;
+    let reach: Vec<u64> = (0..m)
+        .map(|i| rules.limit_for(i).unwrap_or(u64::MAX))
+        .collect();
+    let mut last_p: Vec<Vec<u64>> = (0..m)
+        .map(|i| vec![NONE; size / (bounds[i] as usize + 1)])
+        .collect();
+    // The line of the current position for each heap: its index with that heap removed.
+    let line_of = |index: usize, i: usize| {
+        let block = strides[i] * (bounds[i] as usize + 1);
+        index / block * strides[i] + index % strides[i]
+    };
+    let mut lines = vec![0usize; m];
+    let mut heaps = vec![0u64; m];
+    let mut is_p = vec![false; size];
+    for (index, p) in is_p.iter_mut().enumerate() {
+        let mut reaches_p = false;
+        for i in 0..m {
+            let below = last_p[i][lines[i]];
+            reaches_p |= below != NONE && heaps[i] - below <= reach[i];
+        }
+        // Only the empty position has no move: P in normal play, N in misère.
+        *p = if index == 0 {
+            !rules.is_misere()
+        } else {
+            !reaches_p
+        };
+        if *p {
+            for i in 0..m {
+                last_p[i][lines[i]] = heaps[i];
+            }
+        }
+        match m.checked_sub(1) {
+            Some(last) if heaps[last] < bounds[last] => {
+                // The common step: the last heap grows; every other heap's line moves on.
+                heaps[last] += 1;
+                for line in &mut lines[..last] {
+                    *line += 1;
+                }
+            }
+            Some(_) => {
+                advance(&mut heaps, bounds);
+                for (i, line) in lines.iter_mut().enumerate() {
+                    *line = line_of(index + 1, i);
+                }
+            }
+            None => {}
+        }
+    }
+    Ok(is_p)
+}
+
 /// The number of positions in the box (saturating: past u128 it is too large anyway).
 pub fn box_size(bounds: &[u64]) -> u128 {
     bounds

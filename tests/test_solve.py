@@ -54,3 +54,13 @@ def test_solve_errors():
     solution = nk.solve([2, 2])
     with pytest.raises(ValueError, match="outside the solved box"):
         solution.remoteness_of([3, 0])
+
+
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+def test_outcome_only_search_agrees(rules):
+    full = nk.solve([6, 7, 8], rules)
+    fast = nk.solve([6, 7, 8], rules, remoteness=False)
+    np.testing.assert_array_equal(fast.is_p, full.is_p)
+    assert fast.remoteness is None
+    with pytest.raises(ValueError, match="without remoteness"):
+        fast.remoteness_of([1, 2, 3])

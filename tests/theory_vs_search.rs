@@ -103,3 +103,24 @@ fn classic_positions() {
     assert_eq!(theory::outcome(&[], &normal).unwrap(), theory::Outcome::P);
     assert_eq!(theory::outcome(&[], &misere).unwrap(), theory::Outcome::N);
 }
+
+#[test]
+fn the_fast_outcome_search_equals_the_reference() {
+    use nimkit::search::solve_outcomes;
+    let boxes: [&[u64]; 6] = [&[], &[0], &[30], &[7, 0, 5], &[6, 9, 4], &[3, 4, 2, 5]];
+    for bounds in boxes {
+        let n = bounds.len();
+        let mut families = uniform_limits();
+        if n > 0 {
+            families.extend(mixed_limits(n));
+        }
+        for limit in families {
+            for misere in [false, true] {
+                let rules = Rules::new(misere, limit.clone()).unwrap();
+                let reference = BoxSolution::solve(bounds, &rules, u64::MAX).unwrap();
+                let fast = solve_outcomes(bounds, &rules, u64::MAX).unwrap();
+                assert_eq!(fast, reference.is_p(), "{bounds:?} {rules:?}");
+            }
+        }
+    }
+}

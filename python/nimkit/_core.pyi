@@ -26,6 +26,7 @@ __all__ = [
     "p_positions",
     "simulate",
     "solve_box",
+    "solve_outcomes",
 ]
 
 class IllegalMoveError(ValueError):
@@ -123,3 +124,7 @@ class SubtractionGame:
     def grundy_sequence(self, count: int) -> npt.NDArray[np.uint16]: ...
     def nim_sum(self, heaps: Iterable[SupportsIndex]) -> int: ...
     def is_p_position(self, heaps: Iterable[SupportsIndex]) -> bool: ...
+
+def solve_outcomes(
+    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_positions: int
+) -> npt.NDArray[np.bool_]: ...

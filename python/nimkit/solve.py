@@ -26,12 +26,15 @@ class Solution:
     bounds: tuple[int, ...]
     rules: Rules
     is_p: npt.NDArray[np.bool_]
-    remoteness: npt.NDArray[np.uint32]
+    #: None when solved with ``remoteness=False``.
+    remoteness: npt.NDArray[np.uint32] | None
 
     def outcome_of(self, position: Position | Iterable[SupportsIndex]) -> Outcome:
         return Outcome.P if self.is_p[self._index(position)] else Outcome.N
 
     def remoteness_of(self, position: Position | Iterable[SupportsIndex]) -> int:
+        if self.remoteness is None:
+            raise ValueError("this box was solved without remoteness: solve(..., remoteness=True)")
         return int(self.remoteness[self._index(position)])
 
     def _index(self, position: Position | Iterable[SupportsIndex]) -> tuple[int, ...]:
@@ -47,12 +50,17 @@ def solve(
     position: Position | Iterable[SupportsIndex],
     rules: Rules | None = None,
     max_positions: int = 10_000_000,
+    remoteness: bool = True,
 ) -> Solution:
     """Solve every position below ``position`` (heap ``i`` in ``0..=position[i]``) by
-    exhaustive retrograde search, with remoteness. Raises ValueError naming the box
-    size when it holds more than ``max_positions`` positions."""
+    exhaustive retrograde search. With ``remoteness=False`` only outcomes are found,
+    by a search that costs O(heaps) per position whatever the take limit. Raises
+    ValueError naming the box size when it holds more than ``max_positions``."""
     rules = rules_or_default(rules)
     bounds = position.heaps if isinstance(position, Position) else Position(position).heaps
-    is_p, remoteness = _core.solve_box(bounds, *rules._args(), max_positions, True)
-    assert remoteness is not None
-    return Solution(bounds, rules, is_p, remoteness)
+    if not remoteness:
+        return Solution(
+            bounds, rules, _core.solve_outcomes(bounds, *rules._args(), max_positions), None
+        )
+    is_p, distances = _core.solve_box(bounds, *rules._args(), max_positions, True)
+    return Solution(bounds, rules, is_p, distances)

@@ -22,7 +22,7 @@ mod core_module {
     #[pymodule_export]
     use super::scalar::{
         after, analyse, check_heaps, check_move_args, check_rules, illegal_reason, legal_moves,
-        solve_box,
+        solve_box, solve_outcomes,
     };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;

@@ -8,7 +8,7 @@ use pyo3::types::PyTuple;
 use super::convert;
 use crate::error::Error;
 use crate::position::{check_move, Move, Position};
-use crate::search::BoxSolution;
+use crate::search::{self, BoxSolution};
 use crate::theory;
 
 type Moves = Vec<(usize, u64)>;
@@ -148,6 +148,22 @@ pub fn solve_box<'py>(
     let is_p = boxed(&shape, solution.is_p().to_vec()).into_pyarray(py);
     let distances = distances.map(|d| boxed(&shape, d).into_pyarray(py));
     Ok((is_p, distances))
+}
+
+/// Whether each position of the box is P, by the fast per-line search.
+#[pyfunction]
+pub fn solve_outcomes<'py>(
+    py: Python<'py>,
+    bounds: &Bound<'py, PyAny>,
+    misere: bool,
+    max_take: &Bound<'py, PyAny>,
+    max_positions: u64,
+) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+    let rules = convert::rules(misere, max_take)?;
+    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let is_p = py.detach(|| search::solve_outcomes(&bounds, &rules, max_positions))?;
+    let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
+    Ok(boxed(&shape, is_p).into_pyarray(py))
 }
 
 /// One value per position of the box, shaped as the box.
