@@ -9,7 +9,7 @@ use nimkit::game::Game;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
-use nimkit::search::{advance, box_size, BoxSolution};
+use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
 use nimkit::{batch, tables, theory};
 use num_bigint::BigUint;
@@ -77,6 +77,8 @@ fn small_box(u: &mut Unstructured<'_>) -> Result<()> {
     }
     let rules = rules(u, heaps, true)?.expect("small limits are valid");
     let solution = BoxSolution::solve(&bounds, &rules, 10_000).expect("a small box");
+    let fast = solve_outcomes(&bounds, &rules, 10_000).expect("a small box");
+    assert_eq!(fast, solution.is_p(), "{bounds:?} {rules:?}");
     let mut position = vec![0u64; heaps];
     let mut listed = Vec::new();
     for _ in 0..box_size(&bounds) {
