@@ -20,19 +20,7 @@ pub struct BoxSolution {
 impl BoxSolution {
     /// Label every position of the box; refuse boxes of more than `max_positions`.
     pub fn solve(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
-        rules.check_heaps(bounds.len())?;
-        let size = box_size(bounds);
-        if size > u128::from(max_positions) {
-            return Err(Error::BoxTooLarge {
-                positions: size,
-                limit: max_positions,
-            });
-        }
-        let size = size as usize; // fits: at most max_positions, itself allocated below
-        let mut strides = vec![1usize; bounds.len()];
-        for i in (0..bounds.len().saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
-        }
+        let (size, strides) = layout(bounds, rules, max_positions)?;
         let mut is_p = vec![false; size];
         let mut heaps = vec![0u64; bounds.len()];
         for index in 0..size {
@@ -146,20 +134,8 @@ impl BoxSolution {
 /// Lines are visited in increasing heap size, because the box is walked in
 /// lexicographic order. Returns the same as `BoxSolution::solve(..).is_p()`.
 pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
-    rules.check_heaps(bounds.len())?;
-    let size = box_size(bounds);
-    if size > u128::from(max_positions) {
-        return Err(Error::BoxTooLarge {
-            positions: size,
-            limit: max_positions,
-        });
-    }
-    let size = size as usize;
+    let (size, strides) = layout(bounds, rules, max_positions)?;
     let m = bounds.len();
-    let mut strides = vec![1usize; m];
-    for i in (0..m.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
-    }
     // No P-position seen on the line yet.
     const NONE: u64 = u64::MAX;
     let reach: Vec<u64> = (0..m)
@@ -211,6 +187,25 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
         }
     }
     Ok(is_p)
+}
+
+/// Check a box against the rules and the size limit; return its size and the
+/// index strides of its heaps (lexicographic order, last heap fastest).
+fn layout(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<(usize, Vec<usize>)> {
+    rules.check_heaps(bounds.len())?;
+    let size = box_size(bounds);
+    if size > u128::from(max_positions) {
+        return Err(Error::BoxTooLarge {
+            positions: size,
+            limit: max_positions,
+        });
+    }
+    let mut strides = vec![1usize; bounds.len()];
+    for i in (0..bounds.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
+    }
+    // Fits in usize: at most max_positions, and the caller allocates that many.
+    Ok((size as usize, strides))
 }
 
 /// The number of positions in the box (saturating: past u128 it is too large anyway).

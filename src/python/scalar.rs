@@ -136,8 +136,7 @@ pub fn solve_box<'py>(
     max_positions: u64,
     remoteness: bool,
 ) -> PyResult<SolvedBox<'py>> {
-    let rules = convert::rules(misere, max_take)?;
-    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
     let (solution, distances) = py.detach(|| {
         BoxSolution::solve(&bounds, &rules, max_positions).map(|solution| {
             let distances = remoteness.then(|| solution.remoteness());
@@ -159,8 +158,7 @@ pub fn solve_outcomes<'py>(
     max_take: &Bound<'py, PyAny>,
     max_positions: u64,
 ) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
-    let rules = convert::rules(misere, max_take)?;
-    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
     let is_p = py.detach(|| search::solve_outcomes(&bounds, &rules, max_positions))?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
     Ok(boxed(&shape, is_p).into_pyarray(py))

@@ -18,8 +18,7 @@ pub fn p_positions<'py>(
     max_take: &Bound<'py, PyAny>,
     max_rows: u64,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let rules = convert::rules(misere, max_take)?;
-    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
     let count = py.detach(|| tables::count_p_positions(&bounds, &rules))?;
     if count > BigUint::from(max_rows) {
         return Err(PyValueError::new_err(format!(
@@ -41,7 +40,6 @@ pub fn count_p_positions(
     misere: bool,
     max_take: &Bound<'_, PyAny>,
 ) -> PyResult<BigUint> {
-    let rules = convert::rules(misere, max_take)?;
-    let bounds = convert::uints(bounds, "bounds", "bound")?;
+    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
     Ok(py.detach(|| tables::count_p_positions(&bounds, &rules))?)
 }
