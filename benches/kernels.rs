@@ -33,10 +33,14 @@ fn is_p_position(c: &mut Criterion) {
         let mut out = ArrayD::from_elem(IxDyn(&[POSITIONS]), false);
         for (name, rules) in families() {
             group.bench_function(BenchmarkId::new(format!("u8/{name}"), m), |b| {
-                b.iter(|| batch::is_p_position(small.view(), &rules, out.view_mut()).unwrap())
+                b.iter(|| {
+                    batch::is_p_position(small.view(), &rules, u64::MAX, out.view_mut()).unwrap()
+                })
             });
             group.bench_function(BenchmarkId::new(format!("u64/{name}"), m), |b| {
-                b.iter(|| batch::is_p_position(large.view(), &rules, out.view_mut()).unwrap())
+                b.iter(|| {
+                    batch::is_p_position(large.view(), &rules, u64::MAX, out.view_mut()).unwrap()
+                })
             });
         }
     }
@@ -52,7 +56,14 @@ fn winning_move(c: &mut Criterion) {
     for (name, rules) in families() {
         group.bench_function(BenchmarkId::new(format!("u16/{name}"), 3), |b| {
             b.iter(|| {
-                batch::winning_move(input.view(), &rules, heap.view_mut(), take.view_mut()).unwrap()
+                batch::winning_move(
+                    input.view(),
+                    &rules,
+                    u64::MAX,
+                    heap.view_mut(),
+                    take.view_mut(),
+                )
+                .unwrap()
             })
         });
     }

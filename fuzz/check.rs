@@ -10,6 +10,7 @@ use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
+use nimkit::solver::Solver;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
 use nimkit::{batch, tables, theory};
 use num_bigint::BigUint;
@@ -62,7 +63,7 @@ fn rules(u: &mut Unstructured<'_>, heaps: usize, small: bool) -> Result<Option<R
                     None
                 });
             }
-            TakeLimit::PerHeap(ks)
+            TakeLimit::per_heap(ks)
         }
     };
     Ok(Rules::new(u.arbitrary()?, take).ok())
@@ -122,13 +123,15 @@ fn anything(u: &mut Unstructured<'_>) -> Result<()> {
     if let Ok(next) = position.after(mv, &rules) {
         let _ = theory::outcome(next.heaps(), &rules);
     }
-    let _ = perfect_move(&heaps, &rules);
+    if let Ok(solver) = Solver::new(&heaps, &rules, 10_000) {
+        let _ = perfect_move(&heaps, &solver);
+    }
     let mut rng = rand_pcg::Pcg64Mcg::new(u.arbitrary()?);
     let _ = random_move(&heaps, &rules, &mut rng);
     if let Ok(mut game) = Game::new(heaps.clone(), rules.clone(), u.int_in_range(0..=2)?) {
         let mut player = ComputerPlayer::new(Style::Random, u.arbitrary()?);
         for _ in 0..u.int_in_range(0..=8)? {
-            let mv = match player.choose(game.heaps(), &rules) {
+            let mv = match player.choose(game.heaps(), game.solver()) {
                 Some(mv) if u.arbitrary()? => mv,
                 _ => Move::new(u.int_in_range(0..=7)?, u.arbitrary()?),
             };
@@ -147,7 +150,7 @@ fn anything(u: &mut Unstructured<'_>) -> Result<()> {
     let mut sums = ndarray::ArrayD::<u64>::zeros(ndarray::IxDyn(&[1]));
     let mut ps = ndarray::ArrayD::<bool>::from_elem(ndarray::IxDyn(&[1, 1]), false);
     let _ = batch::nim_sum(rows.view(), &rules, sums.view_mut());
-    let _ = batch::is_p_position(cube.view(), &rules, ps.view_mut());
+    let _ = batch::is_p_position(cube.view(), &rules, 10_000, ps.view_mut());
     let _ = tables::count_p_positions(&heaps, &rules);
     if tables::count_p_positions(&heaps, &rules).is_ok_and(|c| c <= BigUint::from(10_000u32)) {
         let _ = tables::p_positions(&heaps, &rules);

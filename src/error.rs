@@ -21,6 +21,16 @@ pub enum Error {
     #[error("illegal move: cannot take {take} from heap {heap}; the rules allow at most {limit}")]
     OverLimit { heap: usize, take: u64, limit: u64 },
 
+    #[error(
+        "illegal move: cannot take {take} from heap {heap}; the rules allow only {}",
+        set_text(set)
+    )]
+    NotInSet {
+        heap: usize,
+        take: u64,
+        set: Vec<u64>,
+    },
+
     #[error("illegal move: the game is over")]
     GameOver,
 
@@ -66,6 +76,22 @@ pub enum Error {
 
     #[error("the box holds {positions} positions, over the limit of {limit}")]
     BoxTooLarge { positions: u128, limit: u64 },
+
+    #[error(
+        "misère play of these subtraction sets has no closed form; solving by search \
+         needs the {positions} positions of the box {bounds:?}, over max_positions = {limit}"
+    )]
+    SearchTooLarge {
+        bounds: Vec<u64>,
+        positions: u128,
+        limit: u64,
+    },
+
+    #[error("misère play of subtraction sets other than {{1..k}} has no closed form; search it")]
+    NoClosedForm,
+
+    #[error("{0} is not available for subtraction sets other than {{1..k}}")]
+    NotForSets(&'static str),
 }
 
 impl Error {
@@ -77,6 +103,7 @@ impl Error {
                 | Error::TakeNothing
                 | Error::TakeTooMany { .. }
                 | Error::OverLimit { .. }
+                | Error::NotInSet { .. }
                 | Error::GameOver
         )
     }
@@ -84,6 +111,11 @@ impl Error {
 
 fn heap_suffix(heap: Option<usize>) -> String {
     heap.map(|h| format!(" for heap {h}")).unwrap_or_default()
+}
+
+fn set_text(set: &[u64]) -> String {
+    let elements: Vec<String> = set.iter().map(u64::to_string).collect();
+    format!("{{{}}}", elements.join(", "))
 }
 
 fn index_text(index: &[usize]) -> String {

@@ -2,22 +2,23 @@
 use crate::error::{Error, Result};
 use crate::position::{check_move, Move, Position};
 use crate::rules::Rules;
-use crate::theory::{self, Outcome};
+use crate::solver::{Solver, DEFAULT_MAX_POSITIONS};
+use crate::theory::Outcome;
 
 /// Player 0 or player 1.
 pub type Player = u8;
 
 /// A game from a starting position under some rules; player `first` moves first.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Game {
     start: Position,
-    rules: Rules,
+    solver: Solver,
     first: Player,
     heaps: Vec<u64>,
     history: Vec<Move>,
 }
 
-/// Who has won when no object is left and `to_move` is to move.
+/// Who has won when no move is left and `to_move` is to move.
 #[inline]
 pub fn winner_at_end(to_move: Player, rules: &Rules) -> Player {
     to_move ^ Player::from(!rules.is_misere())
@@ -38,14 +39,24 @@ pub struct Mistake {
 
 impl Game {
     pub fn new(start: Vec<u64>, rules: Rules, first: Player) -> Result<Self> {
-        rules.check_heaps(start.len())?;
+        Game::with_max_positions(start, rules, first, DEFAULT_MAX_POSITIONS)
+    }
+
+    /// A game whose rules may need search (misère play of subtraction sets): the box
+    /// below the start is solved once, refused past `max_positions` positions.
+    pub fn with_max_positions(
+        start: Vec<u64>,
+        rules: Rules,
+        first: Player,
+        max_positions: u64,
+    ) -> Result<Self> {
         if first > 1 {
             return Err(Error::NoSuchPlayer(first));
         }
         Ok(Game {
+            solver: Solver::new(&start, &rules, max_positions)?,
             heaps: start.clone(),
             start: Position::new(start),
-            rules,
             first,
             history: Vec::new(),
         })
@@ -56,7 +67,12 @@ impl Game {
     }
 
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.solver.rules()
+    }
+
+    /// What the game knows about the positions it can reach.
+    pub fn solver(&self) -> &Solver {
+        &self.solver
     }
 
     pub fn first(&self) -> Player {
@@ -81,7 +97,7 @@ impl Game {
         if self.is_over() {
             return Err(Error::GameOver);
         }
-        check_move(&self.heaps, mv, &self.rules)?;
+        check_move(&self.heaps, mv, self.rules())?;
         self.heaps[mv.heap] -= mv.take;
         self.history.push(mv);
         Ok(())
@@ -94,16 +110,17 @@ impl Game {
         Some(mv)
     }
 
-    /// No object is left.
+    /// No move is left (with a subtraction set, heaps below its smallest element stay).
     pub fn is_over(&self) -> bool {
-        self.heaps.iter().all(|&n| n == 0)
+        let rules = self.rules();
+        (0..self.heaps.len()).all(|i| rules.take_for(i).count(self.heaps[i]) == 0)
     }
 
-    /// Who won, once the game is over: in normal play the player who took the last
-    /// object (so the one not to move), in misère play the other.
+    /// Who won, once the game is over: in normal play the player who made the last
+    /// move (so the one not to move), in misère play the other.
     pub fn winner(&self) -> Option<Player> {
         self.is_over()
-            .then(|| winner_at_end(self.to_move(), &self.rules))
+            .then(|| winner_at_end(self.to_move(), self.rules()))
     }
 
     /// Who wins from here with perfect play on both sides.
@@ -116,7 +133,7 @@ impl Game {
 
     /// The outcome of the current position for the player to move.
     pub fn outcome(&self) -> Outcome {
-        theory::outcome(&self.heaps, &self.rules).expect("heap count checked on creation")
+        self.solver.outcome(&self.heaps)
     }
 
     /// Every move of the history that turned a won position into a lost one.
@@ -124,10 +141,10 @@ impl Game {
         let mut heaps = self.start.heaps().to_vec();
         let mut mistakes = Vec::new();
         for (ply, &played) in self.history.iter().enumerate() {
-            let analysis = theory::analyse(&heaps, &self.rules).expect("heap count checked");
+            let analysis = self.solver.analyse(&heaps);
             let before = heaps.clone();
             heaps[played.heap] -= played.take;
-            let after = theory::outcome(&heaps, &self.rules).expect("heap count checked");
+            let after = self.solver.outcome(&heaps);
             if analysis.outcome == Outcome::N && after == Outcome::N {
                 mistakes.push(Mistake {
                     ply,
@@ -141,3 +158,13 @@ impl Game {
         mistakes
     }
 }
+
+impl PartialEq for Game {
+    /// Same start, rules, first player and history (the solver follows from these).
+    fn eq(&self, other: &Self) -> bool {
+        (&self.start, self.rules(), self.first, &self.history)
+            == (&other.start, other.rules(), other.first, &other.history)
+    }
+}
+
+impl Eq for Game {}

@@ -6,6 +6,7 @@ pub mod players;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod solver;
 pub mod subtraction;
 pub mod tables;
 pub mod theory;

@@ -3,10 +3,11 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-use crate::game::{winner_at_end, Game, Player};
-use crate::position::{max_take, Move, Position};
+use crate::game::{winner_at_end, Player};
+use crate::position::{Move, Position};
 use crate::rules::Rules;
-use crate::theory::{self, Outcome};
+use crate::solver::Solver;
+use crate::theory::Outcome;
 
 /// How a computer player chooses its moves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -14,6 +15,10 @@ pub enum Style {
     /// A winning move whenever there is one; from a lost position, the move that
     /// leaves the fewest winning replies and the longest game.
     Perfect,
+    /// Perfect, and with the remoteness table of the game's box (when it is within
+    /// the solver's `max_positions`): wins in the fewest moves, loses in the most.
+    /// Without the table it plays as `Perfect`.
+    Fastest,
     /// A uniformly random legal move.
     Random,
     /// Perfect, except that with this probability it plays a random legal move.
@@ -64,17 +69,20 @@ impl ComputerPlayer {
         self.style
     }
 
-    /// The player's move in `heaps`, or `None` when no move is left.
-    pub fn choose(&mut self, heaps: &[u64], rules: &Rules) -> Option<Move> {
+    /// The player's move in `heaps`, or `None` when no move is left. `heaps` must lie
+    /// below the solver's start.
+    pub fn choose(&mut self, heaps: &[u64], solver: &Solver) -> Option<Move> {
         let blunder = match self.style {
-            Style::Perfect => false,
+            Style::Perfect | Style::Fastest => false,
             Style::Random => true,
             Style::Fallible(rate) => self.rng.random_bool(rate),
         };
         if blunder {
-            random_move(heaps, rules, &mut self.rng)
+            random_move(heaps, solver.rules(), &mut self.rng)
+        } else if self.style == Style::Fastest {
+            fastest_move(heaps, solver).or_else(|| perfect_move(heaps, solver))
         } else {
-            perfect_move(heaps, rules)
+            perfect_move(heaps, solver)
         }
     }
 }
@@ -82,32 +90,37 @@ impl ComputerPlayer {
 /// A uniformly random legal move (`None` also when the rules do not fit the heaps).
 pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
     rules.check_heaps(heaps.len()).ok()?;
-    let takes = |heap: usize| max_take(heaps[heap], rules.limit_for(heap));
+    let takes = |heap: usize| rules.take_for(heap).count(heaps[heap]);
     // The move count fits in 64 bits unless heaps come near 2^64; sampling and
     // walking in 64 bits is much cheaper than in 128.
     let total = (0..heaps.len()).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));
     match total {
         Some(0) => None,
-        Some(total) => Some(nth_move(rng.random_range(0..total), takes, heaps.len())),
+        Some(total) => {
+            let (heap, i) = nth_move(rng.random_range(0..total), takes, heaps.len());
+            Some(Move::new(heap, rules.take_for(heap).nth(i)))
+        }
         None => {
             let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();
             let pick = rng.random_range(0..total);
-            Some(nth_move(pick, |h| u128::from(takes(h)), heaps.len()))
+            let (heap, i) = nth_move(pick, |h| u128::from(takes(h)), heaps.len());
+            Some(Move::new(heap, rules.take_for(heap).nth(i)))
         }
     }
 }
 
-/// The move number `pick` (from 0) in the order heap by heap, smallest take first.
+/// The heap and the index among its takes of move number `pick` (from 0), in the
+/// order heap by heap, smallest take first.
 #[inline]
-fn nth_move<N>(mut pick: N, takes: impl Fn(usize) -> N, heaps: usize) -> Move
+fn nth_move<N>(mut pick: N, takes: impl Fn(usize) -> N, heaps: usize) -> (usize, u64)
 where
     N: Copy + PartialOrd + std::ops::SubAssign + TryInto<u64>,
 {
     for heap in 0..heaps {
         let here = takes(heap);
         if pick < here {
-            let take = pick.try_into().ok().expect("a take fits in 64 bits");
-            return Move::new(heap, take + 1);
+            let index = pick.try_into().ok().expect("a take fits in 64 bits");
+            return (heap, index);
         }
         pick -= here;
     }
@@ -116,25 +129,20 @@ where
 
 /// The perfect player's move: the first winning move; from a lost position the move
 /// that leaves the opponent the fewest winning replies, then the most objects.
-pub fn perfect_move(heaps: &[u64], rules: &Rules) -> Option<Move> {
-    let analysis = theory::analyse(heaps, rules).ok()?;
-    if let Some(&mv) = analysis.winning_moves.first() {
+pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
+    if let Some(&mv) = solver.winning_moves(heaps).first() {
         return Some(mv);
     }
+    let rules = solver.rules();
     let position = Position::new(heaps.to_vec());
     let weigh_all = position.count_moves(rules).ok()? <= WEIGH_ALL_UP_TO;
     let mut after = heaps.to_vec();
     let mut best: Option<(usize, u64, Move)> = None;
     for (heap, &n) in heaps.iter().enumerate() {
-        let most = max_take(n, rules.limit_for(heap));
-        let most = if weigh_all {
-            most
-        } else {
-            most.min(SMALL_TAKES)
-        };
-        for take in 1..=most {
+        let most = if weigh_all { u64::MAX } else { SMALL_TAKES };
+        for take in rules.take_for(heap).takes(n).take(most as usize) {
             after[heap] = n - take;
-            let replies = theory::winning_moves(&after, rules).ok()?.len();
+            let replies = solver.winning_moves(&after).len();
             if best.is_none_or(|(r, t, _)| (replies, take) < (r, t)) {
                 best = Some((replies, take, Move::new(heap, take)));
             }
@@ -142,6 +150,26 @@ pub fn perfect_move(heaps: &[u64], rules: &Rules) -> Option<Move> {
         after[heap] = n;
     }
     best.map(|(_, _, mv)| mv)
+}
+
+/// With the remoteness table: the winning move to the P-position of least remoteness,
+/// or from a lost position the move to the position of greatest remoteness.
+/// `None` without the table or without a move.
+pub fn fastest_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
+    solver.remoteness(heaps)?;
+    let winning = solver.outcome(heaps) == Outcome::N;
+    let position = Position::new(heaps.to_vec());
+    let moves = position.moves(solver.rules()).ok()?;
+    let mut after = heaps.to_vec();
+    let scored = moves.filter_map(|mv| {
+        after[mv.heap] -= mv.take;
+        let keep = !winning || solver.outcome(&after) == Outcome::P;
+        let r = solver.remoteness(&after).expect("the table covers the box");
+        after[mv.heap] += mv.take;
+        // Minimise when winning, maximise when losing; the first move wins ties.
+        keep.then_some((if winning { i64::from(r) } else { -i64::from(r) }, mv))
+    });
+    scored.min_by_key(|&(score, _)| score).map(|(_, mv)| mv)
 }
 
 /// What `simulate` returns.
@@ -164,9 +192,11 @@ pub fn simulate(
     styles: [Style; 2],
     games: usize,
     seed: u64,
+    max_positions: u64,
 ) -> crate::error::Result<Simulation> {
-    // Validates the start and the rules once; games then run on plain heap vectors.
-    Game::new(start.to_vec(), rules.clone(), 0)?;
+    // Validates the start and the rules once (searching the box if the rules need it);
+    // games then run on plain heap vectors.
+    let solver = Solver::new(start, rules, max_positions)?;
     let mut lengths = vec![0u32; games];
     let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
         for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {
@@ -186,9 +216,9 @@ pub fn simulate(
                     ComputerPlayer::from_state(styles[p as usize], state)
                 });
                 let (mut to_move, mut turns, mut won_start) = (0 as Player, 0u32, [0u64; 2]);
-                while let Some(mv) = players[to_move as usize].choose(heaps, rules) {
+                while let Some(mv) = players[to_move as usize].choose(heaps, &solver) {
                     if turns < 2 {
-                        let won = theory::outcome(heaps, rules).ok() == Some(Outcome::N);
+                        let won = solver.outcome(heaps) == Outcome::N;
                         won_start[to_move as usize] = u64::from(won);
                     }
                     heaps[mv.heap] -= mv.take;

@@ -40,7 +40,10 @@ impl Position {
     pub fn moves<'a>(&'a self, rules: &'a Rules) -> Result<impl Iterator<Item = Move> + 'a> {
         rules.check_heaps(self.0.len())?;
         Ok(self.0.iter().enumerate().flat_map(move |(heap, &n)| {
-            (1..=max_take(n, rules.limit_for(heap))).map(move |take| Move { heap, take })
+            rules
+                .take_for(heap)
+                .takes(n)
+                .map(move |take| Move { heap, take })
         }))
     }
 
@@ -51,7 +54,7 @@ impl Position {
             .0
             .iter()
             .enumerate()
-            .map(|(heap, &n)| u128::from(max_take(n, rules.limit_for(heap))))
+            .map(|(heap, &n)| u128::from(rules.take_for(heap).count(n)))
             .sum())
     }
 }
@@ -60,12 +63,6 @@ impl From<Vec<u64>> for Position {
     fn from(heaps: Vec<u64>) -> Self {
         Position(heaps)
     }
-}
-
-/// The most one turn may take from a heap of `n` with take limit `limit`.
-#[inline]
-pub fn max_take(n: u64, limit: Option<u64>) -> u64 {
-    limit.map_or(n, |k| n.min(k))
 }
 
 /// Why `mv` is illegal in `heaps` under `rules`, if it is.
@@ -80,15 +77,7 @@ pub fn check_move(heaps: &[u64], mv: Move, rules: &Rules) -> Result<()> {
     if mv.take == 0 {
         return Err(Error::TakeNothing);
     }
-    if let Some(limit) = rules.limit_for(mv.heap) {
-        if mv.take > limit {
-            return Err(Error::OverLimit {
-                heap: mv.heap,
-                take: mv.take,
-                limit,
-            });
-        }
-    }
+    rules.take_for(mv.heap).check(mv.heap, mv.take)?;
     if mv.take > size {
         return Err(Error::TakeTooMany {
             heap: mv.heap,

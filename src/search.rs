@@ -4,8 +4,8 @@
 //! position is N exactly when some move reaches a P-position. Every move lowers a
 //! heap, so one pass in increasing mixed-radix order labels the whole box.
 use crate::error::{Error, Result};
-use crate::position::{max_take, Move};
-use crate::rules::Rules;
+use crate::position::Move;
+use crate::rules::{Rules, Take};
 use crate::theory::Outcome;
 
 /// The outcome of every position with heap `i` in `0..=bounds[i]`.
@@ -27,7 +27,7 @@ impl BoxSolution {
             let mut has_move = false;
             let mut reaches_p = false;
             'heaps: for (i, &n) in heaps.iter().enumerate() {
-                for take in 1..=max_take(n, rules.limit_for(i)) {
+                for take in rules.take_for(i).takes(n) {
                     has_move = true;
                     if is_p[index - take as usize * strides[i]] {
                         reaches_p = true;
@@ -70,7 +70,7 @@ impl BoxSolution {
             let winning = !self.is_p[index];
             let mut best: Option<u32> = None;
             for (i, &n) in heaps.iter().enumerate() {
-                for take in 1..=max_take(n, self.rules.limit_for(i)) {
+                for take in self.rules.take_for(i).takes(n) {
                     let child = index - take as usize * self.strides[i];
                     if winning && !self.is_p[child] {
                         continue; // the winner only moves to P-positions
@@ -103,7 +103,7 @@ impl BoxSolution {
         let index = self.index(heaps);
         let mut moves = Vec::new();
         for (heap, &n) in heaps.iter().enumerate() {
-            for take in 1..=max_take(n, self.rules.limit_for(heap)) {
+            for take in self.rules.take_for(heap).takes(n) {
                 if self.is_p[index - take as usize * self.strides[heap]] {
                     moves.push(Move { heap, take });
                 }
@@ -112,7 +112,8 @@ impl BoxSolution {
         moves
     }
 
-    fn index(&self, heaps: &[u64]) -> usize {
+    /// The position's index in `is_p` and `remoteness`.
+    pub fn index(&self, heaps: &[u64]) -> usize {
         assert_eq!(heaps.len(), self.bounds.len(), "wrong number of heaps");
         heaps
             .iter()
@@ -132,17 +133,28 @@ impl BoxSolution {
 /// a P-position lies; a position is N exactly when, on one of its lines, that P-position
 /// is within one move (any distance without a take limit, at most k with one).
 /// Lines are visited in increasing heap size, because the box is walked in
-/// lexicographic order. Returns the same as `BoxSolution::solve(..).is_p()`.
+/// lexicographic order. A heap with a subtraction set has no such shortcut: each of
+/// its moves is looked up. Returns the same as `BoxSolution::solve(..).is_p()`.
 pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
     let (size, strides) = layout(bounds, rules, max_positions)?;
     let m = bounds.len();
     // No P-position seen on the line yet.
     const NONE: u64 = u64::MAX;
-    let reach: Vec<u64> = (0..m)
-        .map(|i| rules.limit_for(i).unwrap_or(u64::MAX))
+    let takes: Vec<Take> = (0..m).map(|i| rules.take_for(i)).collect();
+    // How far below a P-position may lie on a line; `None` for subtraction sets.
+    let reach: Vec<Option<u64>> = takes
+        .iter()
+        .map(|take| match take {
+            Take::Any => Some(u64::MAX),
+            Take::UpTo(k) => Some(*k),
+            Take::Set(_) => None,
+        })
         .collect();
     let mut last_p: Vec<Vec<u64>> = (0..m)
-        .map(|i| vec![NONE; size / (bounds[i] as usize + 1)])
+        .map(|i| match reach[i] {
+            Some(_) => vec![NONE; size / (bounds[i] as usize + 1)],
+            None => Vec::new(),
+        })
         .collect();
     // The line of the current position for each heap: its index with that heap removed.
     let line_of = |index: usize, i: usize| {
@@ -152,21 +164,37 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
     let mut lines = vec![0usize; m];
     let mut heaps = vec![0u64; m];
     let mut is_p = vec![false; size];
-    for (index, p) in is_p.iter_mut().enumerate() {
+    for index in 0..size {
         let mut reaches_p = false;
+        let mut has_move = false;
         for i in 0..m {
-            let below = last_p[i][lines[i]];
-            reaches_p |= below != NONE && heaps[i] - below <= reach[i];
+            match reach[i] {
+                Some(reach) => {
+                    let below = last_p[i][lines[i]];
+                    reaches_p |= below != NONE && heaps[i] - below <= reach;
+                    has_move |= heaps[i] > 0;
+                }
+                None if !reaches_p => {
+                    let mut moves = takes[i].takes(heaps[i]).peekable();
+                    has_move |= moves.peek().is_some();
+                    reaches_p = moves.any(|s| is_p[index - s as usize * strides[i]]);
+                }
+                None => {}
+            }
         }
-        // Only the empty position has no move: P in normal play, N in misère.
-        *p = if index == 0 {
-            !rules.is_misere()
-        } else {
+        // A position with no move: P in normal play, N in misère. Without sets only
+        // the empty position has none; with sets, heaps below the smallest element.
+        let p = if has_move {
             !reaches_p
+        } else {
+            !rules.is_misere()
         };
-        if *p {
+        is_p[index] = p;
+        if p {
             for i in 0..m {
-                last_p[i][lines[i]] = heaps[i];
+                if reach[i].is_some() {
+                    last_p[i][lines[i]] = heaps[i];
+                }
             }
         }
         match m.checked_sub(1) {

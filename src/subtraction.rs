@@ -37,10 +37,22 @@ impl SubtractionSet {
     pub fn max(&self) -> u64 {
         *self.0.last().expect("the set is not empty")
     }
+
+    /// True for {1, 2, ..., k}: Nim with take limit k, whose misère play has a closed form.
+    pub fn is_interval(&self) -> bool {
+        self.0.len() as u64 == self.max()
+    }
+
+    /// How many elements are at most `n`: the number of moves from a heap of `n`.
+    #[inline]
+    pub fn count_up_to(&self, n: u64) -> usize {
+        self.0.partition_point(|&s| s <= n)
+    }
 }
 
 /// The Grundy sequence of a subtraction game, held as its preperiod and one period.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Equal sets give equal sequences, so equality and hashing look at the set alone.
+#[derive(Debug, Clone)]
 pub struct GrundySequence {
     set: SubtractionSet,
     preperiod: usize,
@@ -70,6 +82,20 @@ impl Mex<'_> {
             .iter()
             .position(|&seen| !seen)
             .unwrap_or(self.seen.len()) as u16
+    }
+}
+
+impl PartialEq for GrundySequence {
+    fn eq(&self, other: &Self) -> bool {
+        self.set == other.set
+    }
+}
+
+impl Eq for GrundySequence {}
+
+impl std::hash::Hash for GrundySequence {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.set.hash(state);
     }
 }
 

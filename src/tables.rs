@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
-use crate::error::Result;
-use crate::rules::Rules;
+use crate::error::{Error, Result};
+use crate::rules::{Rules, Take};
 use crate::theory;
 
 /// One heap of the box: its bound and `k + 1` where a take limit binds.
@@ -37,14 +37,17 @@ impl Heap {
 
 fn heaps(bounds: &[u64], rules: &Rules) -> Result<Vec<Heap>> {
     rules.check_heaps(bounds.len())?;
-    Ok(bounds
+    bounds
         .iter()
         .enumerate()
-        .map(|(i, &bound)| Heap {
-            bound,
-            modulus: rules.limit_for(i).and_then(|k| k.checked_add(1)),
+        .map(|(i, &bound)| match rules.take_for(i) {
+            Take::Set(_) => Err(Error::NotForSets("enumerating P-positions")),
+            take => Ok(Heap {
+                bound,
+                modulus: take.modulus(),
+            }),
         })
-        .collect())
+        .collect()
 }
 
 /// The largest `x ^ y` with `x <= a` and `y <= c`. Every smaller value is reached too.

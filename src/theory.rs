@@ -1,9 +1,12 @@
-//! Closed forms: Grundy values, nim-sum, outcome and every winning move, in O(heaps).
+//! Closed forms: Grundy values, nim-sum, outcome and every winning move, in O(heaps)
+//! (times the set size for subtraction sets).
 //!
-//! A heap of `n` with take limit `k` has Grundy value `n mod (k+1)`; with no limit, `n`.
-//! Normal play: P exactly when the nim-sum is 0. Misère play: the same while some
-//! Grundy value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1.
-use crate::error::Result;
+//! A heap of `n` with take limit `k` has Grundy value `n mod (k+1)`; with no limit, `n`;
+//! with a subtraction set, its periodic Grundy sequence. Normal play: P exactly when
+//! the nim-sum is 0. Misère play of Nim with take limits: the same while some Grundy
+//! value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1. Misère play
+//! of other subtraction sets has no such rule (`Error::NoClosedForm`): see `solver`.
+use crate::error::{Error, Result};
 use crate::position::Move;
 use crate::rules::Rules;
 
@@ -48,15 +51,8 @@ pub fn target_grundy(others_sum: u64, some_other_big: bool, misere: bool) -> u64
     }
 }
 
-/// How many to take from a heap of `n` (take limit `limit`) to leave Grundy value
-/// `target`, if one move does it.
-#[inline]
-pub fn take_to_grundy(n: u64, limit: Option<u64>, target: u64) -> Option<u64> {
-    let modulus = limit.and_then(|k| k.checked_add(1));
-    take_from(n, modulus.map_or(n, |m| n % m), modulus, target)
-}
-
-/// `take_to_grundy` for a heap whose Grundy value `g` is known; `modulus` is `k + 1`
+/// How many to take from a heap of `n` with Grundy value `g` to leave Grundy value
+/// `target`, if one move does it; `modulus` is `k + 1`
 /// (`None`: no binding limit). With a limit, the reachable heaps `n-k..n-1` have
 /// distinct remainders, so at most one move reaches each target.
 #[inline]
@@ -83,7 +79,7 @@ pub fn grundy_values(heaps: &[u64], rules: &Rules) -> Result<Vec<u64>> {
     Ok(heaps
         .iter()
         .enumerate()
-        .map(|(i, &n)| grundy(n, rules.limit_for(i)))
+        .map(|(i, &n)| rules.take_for(i).grundy(n))
         .collect())
 }
 
@@ -94,10 +90,10 @@ pub fn nim_sum(heaps: &[u64], rules: &Rules) -> Result<u64> {
 
 /// P or N, without allocating (self-play asks this once per move).
 pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
-    rules.check_heaps(heaps.len())?;
+    check_closed_form(heaps, rules)?;
     let (mut nim_sum, mut big) = (0, false);
     for (i, &n) in heaps.iter().enumerate() {
-        let g = grundy(n, rules.limit_for(i));
+        let g = rules.take_for(i).grundy(n);
         nim_sum ^= g;
         big |= g > 1;
     }
@@ -108,7 +104,7 @@ pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
     })
 }
 
-/// Every winning move (at most one per heap), in heap order.
+/// Every winning move, in heap order, then smallest take first.
 pub fn winning_moves(heaps: &[u64], rules: &Rules) -> Result<Vec<Move>> {
     Ok(analyse(heaps, rules)?.winning_moves)
 }
@@ -116,6 +112,7 @@ pub fn winning_moves(heaps: &[u64], rules: &Rules) -> Result<Vec<Move>> {
 /// Everything the closed forms say about a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
+    /// Normal-play Grundy values (defined under any rules).
     pub grundy: Vec<u64>,
     pub nim_sum: u64,
     pub outcome: Outcome,
@@ -123,6 +120,7 @@ pub struct Analysis {
 }
 
 pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
+    check_closed_form(heaps, rules)?;
     let grundy = grundy_values(heaps, rules)?;
     let nim_sum = grundy.iter().fold(0, |s, &g| s ^ g);
     let big = grundy.iter().filter(|&&g| g > 1).count();
@@ -136,9 +134,10 @@ pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
         .iter()
         .zip(heaps)
         .enumerate()
-        .filter_map(|(heap, (&g, &n))| {
+        .flat_map(|(heap, (&g, &n))| {
             let target = target_grundy(nim_sum ^ g, big > usize::from(g > 1), misere);
-            take_to_grundy(n, rules.limit_for(heap), target).map(|take| Move { heap, take })
+            let takes = rules.take_for(heap).to_grundy(n, target);
+            takes.map(move |take| Move { heap, take })
         })
         .collect();
     Ok(Analysis {
@@ -147,4 +146,13 @@ pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
         outcome,
         winning_moves,
     })
+}
+
+fn check_closed_form(heaps: &[u64], rules: &Rules) -> Result<()> {
+    rules.check_heaps(heaps.len())?;
+    if rules.has_closed_form() {
+        Ok(())
+    } else {
+        Err(Error::NoClosedForm)
+    }
 }

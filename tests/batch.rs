@@ -4,6 +4,7 @@ use ndarray::{Array, ArrayD, IxDyn, ShapeBuilder};
 use nimkit::batch::{self, HeapInt, UInt};
 use nimkit::error::Error;
 use nimkit::rules::{Rules, TakeLimit};
+use nimkit::solver::DEFAULT_MAX_POSITIONS as LIMIT;
 use nimkit::theory;
 
 fn all_rules(heaps: usize) -> Vec<Rules> {
@@ -13,11 +14,7 @@ fn all_rules(heaps: usize) -> Vec<Rules> {
         TakeLimit::All(4),
         TakeLimit::All(200),
         TakeLimit::All(u64::MAX),
-        TakeLimit::PerHeap(
-            (0..heaps)
-                .map(|i| [Some(3), None, Some(6)][i % 3])
-                .collect(),
-        ),
+        TakeLimit::per_heap((0..heaps).map(|i| [Some(3), None, Some(6)][i % 3])),
     ];
     limits
         .into_iter()
@@ -53,9 +50,9 @@ where
     let mut take = ArrayD::<u64>::zeros(IxDyn(lead));
     let mut count = ArrayD::<i64>::zeros(IxDyn(lead));
     batch::nim_sum(heaps.view(), rules, sums.view_mut()).unwrap();
-    batch::is_p_position(heaps.view(), rules, p.view_mut()).unwrap();
-    batch::winning_move(heaps.view(), rules, heap.view_mut(), take.view_mut()).unwrap();
-    batch::count_winning_moves(heaps.view(), rules, count.view_mut()).unwrap();
+    batch::is_p_position(heaps.view(), rules, LIMIT, p.view_mut()).unwrap();
+    batch::winning_move(heaps.view(), rules, LIMIT, heap.view_mut(), take.view_mut()).unwrap();
+    batch::count_winning_moves(heaps.view(), rules, LIMIT, count.view_mut()).unwrap();
     fn flat<V: Copy>(v: &ArrayD<V>) -> Vec<V> {
         v.iter().copied().collect()
     }
@@ -139,7 +136,8 @@ fn negative_heaps_name_the_first_bad_position() {
         .unwrap()
         .into_dyn();
     let mut out = ArrayD::<bool>::from_elem(IxDyn(&[2, 2]), false);
-    let err = batch::is_p_position(heaps.view(), &Rules::normal(), out.view_mut()).unwrap_err();
+    let err =
+        batch::is_p_position(heaps.view(), &Rules::normal(), LIMIT, out.view_mut()).unwrap_err();
     assert_eq!(
         err,
         Error::NegativeHeap {
@@ -166,7 +164,7 @@ fn shapes_are_checked() {
             got: vec![3]
         }
     );
-    let per_heap = Rules::new(false, TakeLimit::PerHeap(vec![Some(1), None])).unwrap();
+    let per_heap = Rules::new(false, TakeLimit::per_heap([Some(1), None])).unwrap();
     let mut out = ArrayD::<u64>::zeros(IxDyn(&[4]));
     let err = batch::nim_sum(heaps.view(), &per_heap, out.view_mut()).unwrap_err();
     assert_eq!(

@@ -4,6 +4,7 @@ use nimkit::game::Game;
 use nimkit::players::{perfect_move, random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::Move;
 use nimkit::rules::{Rules, TakeLimit};
+use nimkit::solver::{Solver, DEFAULT_MAX_POSITIONS};
 use nimkit::theory::{self, Outcome};
 use rand::SeedableRng;
 
@@ -11,7 +12,7 @@ fn all_rules() -> Vec<Rules> {
     [
         TakeLimit::None,
         TakeLimit::All(3),
-        TakeLimit::PerHeap(vec![Some(2), None, Some(4)]),
+        TakeLimit::per_heap([Some(2), None, Some(4)]),
     ]
     .into_iter()
     .flat_map(|l| [false, true].map(|m| Rules::new(m, l.clone()).unwrap()))
@@ -69,7 +70,7 @@ fn review_finds_every_thrown_win() {
 /// Play one game; return the winner.
 fn play(start: &[u64], rules: &Rules, players: &mut [ComputerPlayer; 2]) -> u8 {
     let mut game = Game::new(start.to_vec(), rules.clone(), 0).unwrap();
-    while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), rules) {
+    while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), game.solver()) {
         game.push(mv).unwrap();
     }
     game.winner().unwrap()
@@ -106,7 +107,8 @@ fn the_perfect_player_never_loses_a_won_game() {
 #[test]
 fn from_a_lost_position_the_perfect_player_leaves_few_winning_replies() {
     // 1 2 3 is lost; taking 1 from heap 2 leaves 1 2 2, with one winning reply only.
-    let mv = perfect_move(&[1, 2, 3], &Rules::normal()).unwrap();
+    let solver = Solver::new(&[1, 2, 3], &Rules::normal(), DEFAULT_MAX_POSITIONS).unwrap();
+    let mv = perfect_move(&[1, 2, 3], &solver).unwrap();
     let mut after = vec![1, 2, 3];
     after[mv.heap] -= mv.take;
     assert_eq!(
@@ -117,13 +119,14 @@ fn from_a_lost_position_the_perfect_player_leaves_few_winning_replies() {
     );
     // Huge heaps: it weighs only small takes, and still answers at once.
     let huge = [u64::MAX, u64::MAX];
-    let mv = perfect_move(&huge, &Rules::normal()).unwrap();
+    let solver = Solver::new(&huge, &Rules::normal(), DEFAULT_MAX_POSITIONS).unwrap();
+    let mv = perfect_move(&huge, &solver).unwrap();
     assert!(mv.take <= 64);
 }
 
 #[test]
 fn random_moves_are_legal_and_cover_every_move() {
-    let rules = Rules::new(false, TakeLimit::PerHeap(vec![Some(2), None])).unwrap();
+    let rules = Rules::new(false, TakeLimit::per_heap([Some(2), None])).unwrap();
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
     let mut seen = std::collections::HashMap::new();
     for _ in 0..5000 {
@@ -142,14 +145,38 @@ fn random_moves_are_legal_and_cover_every_move() {
 fn simulation_is_reproducible_and_consistent() {
     let rules = Rules::misere();
     let styles = [Style::Fallible(0.2), Style::Random];
-    let first = simulate(&[1, 3, 5, 7], &rules, styles, 2000, 42).unwrap();
+    let first = simulate(
+        &[1, 3, 5, 7],
+        &rules,
+        styles,
+        2000,
+        42,
+        DEFAULT_MAX_POSITIONS,
+    )
+    .unwrap();
     assert_eq!(
         first,
-        simulate(&[1, 3, 5, 7], &rules, styles, 2000, 42).unwrap()
+        simulate(
+            &[1, 3, 5, 7],
+            &rules,
+            styles,
+            2000,
+            42,
+            DEFAULT_MAX_POSITIONS
+        )
+        .unwrap()
     );
     assert_ne!(
         first,
-        simulate(&[1, 3, 5, 7], &rules, styles, 2000, 43).unwrap()
+        simulate(
+            &[1, 3, 5, 7],
+            &rules,
+            styles,
+            2000,
+            43,
+            DEFAULT_MAX_POSITIONS
+        )
+        .unwrap()
     );
     assert_eq!(first.wins[0] + first.wins[1], 2000);
     assert_eq!(first.lengths.len(), 2000);
@@ -158,7 +185,15 @@ fn simulation_is_reproducible_and_consistent() {
     // leads to an N-position: the second player always starts from a won position.
     assert_eq!(first.won_starts[0], 0);
     assert_eq!(first.won_starts[1], 2000);
-    let perfect = simulate(&[3, 4, 5], &Rules::normal(), [Style::Perfect; 2], 100, 1).unwrap();
+    let perfect = simulate(
+        &[3, 4, 5],
+        &Rules::normal(),
+        [Style::Perfect; 2],
+        100,
+        1,
+        DEFAULT_MAX_POSITIONS,
+    )
+    .unwrap();
     assert_eq!(perfect.wins, [100, 0]);
 }
 

@@ -1,5 +1,5 @@
 //! Properties of the closed forms on huge heaps (up to u64::MAX), where no search reaches.
-use nimkit::position::{max_take, Move, Position};
+use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::theory::{self, Outcome};
 use proptest::prelude::*;
@@ -19,7 +19,7 @@ fn game() -> impl Strategy<Value = (Vec<u64>, Rules)> {
         let limits = prop_oneof![
             Just(TakeLimit::None),
             limit().prop_map(TakeLimit::All),
-            prop::collection::vec(prop::option::of(limit()), n).prop_map(TakeLimit::PerHeap),
+            prop::collection::vec(prop::option::of(limit()), n).prop_map(TakeLimit::per_heap),
         ];
         (Just(heaps), any::<bool>(), limits)
             .prop_map(|(heaps, misere, limit)| (heaps, Rules::new(misere, limit).unwrap()))
@@ -30,8 +30,11 @@ fn game() -> impl Strategy<Value = (Vec<u64>, Rules)> {
 fn some_move(heaps: &[u64], rules: &Rules, heap_pick: usize, take_pick: u64) -> Option<Move> {
     let movable: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] > 0).collect();
     let heap = *movable.get(heap_pick % movable.len().max(1))?;
-    let most = max_take(heaps[heap], rules.limit_for(heap));
-    Some(Move::new(heap, 1 + take_pick % most))
+    let take = rules.take_for(heap);
+    Some(Move::new(
+        heap,
+        take.nth(take_pick % take.count(heaps[heap])),
+    ))
 }
 
 proptest! {

@@ -10,7 +10,7 @@ fn take_limits_must_be_positive() {
         Err(Error::ZeroTakeLimit { heap: None })
     );
     assert_eq!(
-        Rules::new(true, TakeLimit::PerHeap(vec![Some(2), None, Some(0)])),
+        Rules::new(true, TakeLimit::per_heap([Some(2), None, Some(0)])),
         Err(Error::ZeroTakeLimit { heap: Some(2) })
     );
     assert!(Rules::new(false, TakeLimit::All(u64::MAX)).is_ok());
@@ -18,7 +18,7 @@ fn take_limits_must_be_positive() {
 
 #[test]
 fn per_heap_limits_come_one_per_heap() {
-    let rules = Rules::new(false, TakeLimit::PerHeap(vec![Some(2), None])).unwrap();
+    let rules = Rules::new(false, TakeLimit::per_heap([Some(2), None])).unwrap();
     let err = nimkit::theory::outcome(&[1, 2, 3], &rules).unwrap_err();
     assert_eq!(
         err,
@@ -72,7 +72,7 @@ fn illegal_moves_say_why() {
 
 #[test]
 fn moves_are_listed_and_counted() {
-    let rules = Rules::new(false, TakeLimit::PerHeap(vec![Some(2), None])).unwrap();
+    let rules = Rules::new(false, TakeLimit::per_heap([Some(2), None])).unwrap();
     let position = Position::new(vec![3, 2]);
     let moves: Vec<Move> = position.moves(&rules).unwrap().collect();
     assert_eq!(

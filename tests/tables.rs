@@ -24,7 +24,7 @@ fn rules_strategy(heaps: usize) -> impl Strategy<Value = Rules> {
     let limits = prop_oneof![
         Just(TakeLimit::None),
         limit.clone().prop_map(TakeLimit::All),
-        prop::collection::vec(prop::option::of(limit), heaps).prop_map(TakeLimit::PerHeap),
+        prop::collection::vec(prop::option::of(limit), heaps).prop_map(TakeLimit::per_heap),
     ];
     (any::<bool>(), limits).prop_map(|(misere, limit)| Rules::new(misere, limit).unwrap())
 }

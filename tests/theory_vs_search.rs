@@ -41,9 +41,7 @@ fn uniform_limits() -> Vec<TakeLimit> {
 fn mixed_limits(heaps: usize) -> Vec<TakeLimit> {
     let menu = [Some(1), None, Some(3), Some(2), Some(6), None, Some(4)];
     (0..4)
-        .map(|shift| {
-            TakeLimit::PerHeap((0..heaps).map(|i| menu[(i + shift) % menu.len()]).collect())
-        })
+        .map(|shift| TakeLimit::per_heap((0..heaps).map(|i| menu[(i + shift) % menu.len()])))
         .collect()
 }
 
@@ -78,7 +76,7 @@ fn four_heaps() {
 
 #[test]
 fn uneven_box() {
-    let rules = Rules::new(true, TakeLimit::PerHeap(vec![Some(2), None, Some(5)])).unwrap();
+    let rules = Rules::new(true, TakeLimit::per_heap([Some(2), None, Some(5)])).unwrap();
     check_box(&[3, 17, 9], &rules);
 }
 

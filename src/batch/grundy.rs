@@ -1,6 +1,8 @@
 //! How the kernels compute Grundy values: one strategy per kind of take limit, each
 //! monomorphised, so that plain Nim pays for no remainder at all.
 use super::ints::{HeapInt, UInt};
+use crate::rules::{Rules, Take};
+use crate::subtraction::GrundySequence;
 
 /// Per-heap Grundy values, and the summary of a block of positions of `M` heaps:
 /// the XOR and the OR of their Grundy values (the OR exceeds 1 exactly when some
@@ -121,15 +123,37 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
     }
 }
 
-/// One take limit per heap, `None` for no limit.
-pub struct PerHeap<U: UInt>(pub Vec<Option<U::Modulus>>);
+/// A rule per heap: a limit (`k + 1` as the modulus), none, or a subtraction set.
+pub struct PerHeap<'a, U: UInt>(Vec<HeapGrundy<'a, U>>);
 
-impl<U: UInt> Grundy<U> for PerHeap<U> {
+enum HeapGrundy<'a, U: UInt> {
+    Own,
+    Rem(U::Modulus),
+    Set(&'a GrundySequence),
+}
+
+impl<'a, U: UInt> PerHeap<'a, U> {
+    pub fn new(rules: &'a Rules, heaps: usize) -> Self {
+        PerHeap(
+            (0..heaps)
+                .map(|i| match rules.take_for(i) {
+                    Take::Any => HeapGrundy::Own,
+                    Take::UpTo(k) => U::modulus(k).map_or(HeapGrundy::Own, HeapGrundy::Rem),
+                    Take::Set(set) => HeapGrundy::Set(set),
+                })
+                .collect(),
+        )
+    }
+}
+
+impl<U: UInt> Grundy<U> for PerHeap<'_, U> {
     #[inline(always)]
     fn grundy(&self, heap: usize, n: U) -> U {
-        match self.0[heap] {
-            Some(m) => n.rem(m),
-            None => n,
+        match &self.0[heap] {
+            HeapGrundy::Own => n,
+            HeapGrundy::Rem(m) => n.rem(*m),
+            // A Grundy value is at most the heap: it fits in the heap's type.
+            HeapGrundy::Set(set) => U::truncate(u64::from(set.grundy(n.to_u64()))),
         }
     }
 }

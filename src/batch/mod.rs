@@ -12,13 +12,15 @@ mod layout;
 
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 use self::grundy::{fold, Grundy, NoLimit, PerHeap, Uniform};
 pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
 use self::layout::{for_blocks, map_positions, with_row, CHUNK};
 use crate::error::{Error, Result};
-use crate::rules::{Rules, TakeLimit};
-use crate::theory;
+use crate::rules::{Rules, Take, TakeLimit};
+use crate::solver::Solver;
+use crate::theory::{self, Outcome};
 
 /// XOR of the Grundy values of every position.
 pub fn nim_sum<T: HeapInt>(
@@ -36,13 +38,22 @@ pub fn nim_sum<T: HeapInt>(
     )
 }
 
-/// Whether the player to move loses, for every position.
+/// Whether the player to move loses, for every position. Rules with no closed form
+/// (misère play of subtraction sets) search the box spanned by the largest heap of
+/// each column, refusing one of more than `max_positions` positions.
 pub fn is_p_position<T: HeapInt>(
     heaps: ArrayViewD<'_, T>,
     rules: &Rules,
-    out: ArrayViewMutD<'_, bool>,
+    max_positions: u64,
+    mut out: ArrayViewMutD<'_, bool>,
 ) -> Result<()> {
     let shape = out.shape().to_vec();
+    if let Some(solver) = searched(&heaps, rules, &[&shape], max_positions)? {
+        map_positions(&heaps, &mut out, |row| {
+            with_u64s(row, |row| solver.outcome(row) == Outcome::P)
+        });
+        return Ok(());
+    }
     let misere = rules.is_misere();
     let finish = move |x: T::U, or: T::U| theory::is_p(x.to_u64(), or > T::U::ONE, misere);
     dispatch(
@@ -53,15 +64,30 @@ pub fn is_p_position<T: HeapInt>(
     )
 }
 
-/// For every position, its first winning move (lowest heap): the heap index, or -1
-/// where there is none, and how many to take (0 where there is none).
+/// For every position, its first winning move (lowest heap, then smallest take): the
+/// heap index, or -1 where there is none, and how many to take (0 where there is
+/// none). Searches like `is_p_position` where the rules need it.
 pub fn winning_move<T: HeapInt>(
     heaps: ArrayViewD<'_, T>,
     rules: &Rules,
+    max_positions: u64,
     heap_out: ArrayViewMutD<'_, i64>,
     take_out: ArrayViewMutD<'_, u64>,
 ) -> Result<()> {
     let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
+    if let Some(solver) = searched(&heaps, rules, &[&shapes[0], &shapes[1]], max_positions)? {
+        let last = Axis(heaps.ndim() - 1);
+        Zip::from(heap_out)
+            .and(take_out)
+            .and(heaps.lanes(last))
+            .par_for_each(|heap, take, lane| {
+                let first = with_row(&lane, |row| {
+                    with_u64s(row, |row| solver.winning_moves(row).first().copied())
+                });
+                (*heap, *take) = first.map_or((-1, 0), |mv| (mv.heap as i64, mv.take));
+            });
+        return Ok(());
+    }
     let kernel = FirstMove {
         heaps: heaps.clone(),
         rules,
@@ -71,13 +97,21 @@ pub fn winning_move<T: HeapInt>(
     dispatch(&heaps, rules, &[&shapes[0], &shapes[1]], kernel)
 }
 
-/// For every position, how many winning moves it has (at most one per heap).
+/// For every position, how many winning moves it has (at most one per heap, except
+/// with subtraction sets). Searches like `is_p_position` where the rules need it.
 pub fn count_winning_moves<T: HeapInt>(
     heaps: ArrayViewD<'_, T>,
     rules: &Rules,
-    out: ArrayViewMutD<'_, i64>,
+    max_positions: u64,
+    mut out: ArrayViewMutD<'_, i64>,
 ) -> Result<()> {
     let shape = out.shape().to_vec();
+    if let Some(solver) = searched(&heaps, rules, &[&shape], max_positions)? {
+        map_positions(&heaps, &mut out, |row| {
+            with_u64s(row, |row| solver.winning_moves(row).len() as i64)
+        });
+        return Ok(());
+    }
     let kernel = CountMoves {
         heaps: heaps.clone(),
         rules,
@@ -91,12 +125,43 @@ trait Kernel<T: HeapInt> {
     fn run<G: Grundy<T::U>>(self, g: &G);
 }
 
-/// Check the shapes and the signs, then run `kernel` with the right Grundy strategy.
-fn dispatch<T: HeapInt>(
+/// For rules with no closed form: check the input, then solve the box spanned by the
+/// largest heap of each column. `None` when the closed forms apply.
+fn searched<T: HeapInt>(
     heaps: &ArrayViewD<'_, T>,
     rules: &Rules,
     out_shapes: &[&[usize]],
-    kernel: impl Kernel<T>,
+    max_positions: u64,
+) -> Result<Option<Solver>> {
+    if rules.has_closed_form() {
+        return Ok(None);
+    }
+    check(heaps, rules, out_shapes)?;
+    let m = heaps.shape().last().copied().unwrap_or(0);
+    let mut bounds = vec![0u64; m];
+    for (i, bound) in bounds.iter_mut().enumerate() {
+        let column = heaps.index_axis(Axis(heaps.ndim() - 1), i);
+        *bound = column
+            .into_par_iter()
+            .map(|v| v.unsigned().to_u64())
+            .max()
+            .unwrap_or(0);
+    }
+    Solver::new(&bounds, rules, max_positions).map(Some)
+}
+
+/// Run `f` on a row as u64 heap sizes.
+#[inline]
+fn with_u64s<T: HeapInt, R>(row: &[T], f: impl FnOnce(&[u64]) -> R) -> R {
+    let row: SmallVec<[u64; 16]> = row.iter().map(|v| v.unsigned().to_u64()).collect();
+    f(&row)
+}
+
+/// Check the heap axis, the rules, the output shapes and the signs.
+fn check<T: HeapInt>(
+    heaps: &ArrayViewD<'_, T>,
+    rules: &Rules,
+    out_shapes: &[&[usize]],
 ) -> Result<()> {
     let (&m, lead) = heaps.shape().split_last().ok_or(Error::NoHeapAxis)?;
     rules.check_heaps(m)?;
@@ -108,16 +173,25 @@ fn dispatch<T: HeapInt>(
             });
         }
     }
-    check_signs(heaps)?;
+    check_signs(heaps)
+}
+
+/// Check the input, then run `kernel` with the right Grundy strategy.
+fn dispatch<T: HeapInt>(
+    heaps: &ArrayViewD<'_, T>,
+    rules: &Rules,
+    out_shapes: &[&[usize]],
+    kernel: impl Kernel<T>,
+) -> Result<()> {
+    check(heaps, rules, out_shapes)?;
+    let m = heaps.shape().last().copied().unwrap_or(0);
     match rules.take_limit() {
         TakeLimit::None => kernel.run(&NoLimit),
         TakeLimit::All(k) => match T::U::modulus(*k) {
             Some(modulus) => kernel.run(&Uniform::<T::U>(modulus)),
             None => kernel.run(&NoLimit),
         },
-        TakeLimit::PerHeap(ks) => kernel.run(&PerHeap::<T::U>(
-            ks.iter().map(|k| k.and_then(T::U::modulus)).collect(),
-        )),
+        TakeLimit::Set(_) | TakeLimit::PerHeap(_) => kernel.run(&PerHeap::<T::U>::new(rules, m)),
     }
     Ok(())
 }
@@ -205,15 +279,16 @@ where
     }
 }
 
-/// For each heap of one position, in decreasing order, its winning move's take if it
-/// has one, from the closed forms of theory.rs. `moduli[i]` is `k + 1` for heap `i`
-/// where a limit binds. Every heap is visited, so that callers can select without
-/// branching (random positions make those branches unpredictable).
+/// For each heap of one position, in decreasing order, its winning moves' takes, from
+/// the closed forms of theory.rs: `visit(heap, None)` for a heap with none, else
+/// `visit(heap, Some(take))` per move, largest take first. Every heap is visited, so
+/// that callers can select without branching (random positions make those branches
+/// unpredictable).
 #[inline(always)]
 fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
     row: &[T],
     g: &G,
-    moduli: &[Option<u64>],
+    takes: &[Take<'_>],
     misere: bool,
     mut visit: impl FnMut(usize, Option<u64>),
 ) {
@@ -226,18 +301,25 @@ fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
     for (i, &n) in row.iter().enumerate().rev() {
         let v = g.grundy(i, n.unsigned()).to_u64();
         let target = theory::target_grundy(x ^ v, big > usize::from(v > 1), misere);
-        visit(
-            i,
-            theory::take_from(n.unsigned().to_u64(), v, moduli[i], target),
-        );
+        let n = n.unsigned().to_u64();
+        match takes[i] {
+            Take::Set(_) => {
+                let found: SmallVec<[u64; 8]> = takes[i].to_grundy(n, target).collect();
+                if found.is_empty() {
+                    visit(i, None);
+                }
+                for &take in found.iter().rev() {
+                    visit(i, Some(take));
+                }
+            }
+            take => visit(i, theory::take_from(n, v, take.modulus(), target)),
+        }
     }
 }
 
-/// `k + 1` per heap where a take limit binds.
-fn moduli(rules: &Rules, heaps: usize) -> Vec<Option<u64>> {
-    (0..heaps)
-        .map(|i| rules.limit_for(i).and_then(|k| k.checked_add(1)))
-        .collect()
+/// What one turn may take from each heap.
+fn takes(rules: &Rules, heaps: usize) -> Vec<Take<'_>> {
+    (0..heaps).map(|i| rules.take_for(i)).collect()
 }
 
 struct FirstMove<'a, 'b, T> {
@@ -250,12 +332,12 @@ struct FirstMove<'a, 'b, T> {
 impl<T: HeapInt> Kernel<T> for FirstMove<'_, '_, T> {
     fn run<G: Grundy<T::U>>(self, g: &G) {
         let m = self.heaps.shape().last().copied().unwrap_or(0);
-        let moduli = moduli(self.rules, m);
+        let takes = takes(self.rules, m);
         let misere = self.rules.is_misere();
         // Visiting heaps downwards, the last move seen is the first in heap order.
         let first = |row: &[T]| {
             let (mut heap, mut take) = (-1i64, 0u64);
-            for_each_heap_move(row, g, &moduli, misere, |i, found| {
+            for_each_heap_move(row, g, &takes, misere, |i, found| {
                 // Select with masks, not a branch: random positions mispredict.
                 let keep = u64::from(found.is_some()).wrapping_neg();
                 take = (found.unwrap_or(0) & keep) | (take & !keep);
@@ -306,12 +388,12 @@ struct CountMoves<'a, 'b, T> {
 impl<T: HeapInt> Kernel<T> for CountMoves<'_, '_, T> {
     fn run<G: Grundy<T::U>>(self, g: &G) {
         let m = self.heaps.shape().last().copied().unwrap_or(0);
-        let moduli = moduli(self.rules, m);
+        let takes = takes(self.rules, m);
         let misere = self.rules.is_misere();
         let mut out = self.out;
         map_positions(&self.heaps, &mut out, |row| {
             let mut count = 0;
-            for_each_heap_move(row, g, &moduli, misere, |_, take| {
+            for_each_heap_move(row, g, &takes, misere, |_, take| {
                 count += i64::from(take.is_some())
             });
             count

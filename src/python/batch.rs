@@ -94,26 +94,30 @@ fn unsupported_dtype(heaps: &Bound<'_, PyAny>) -> PyErr {
     }
 }
 
-/// A pyfunction with one output array of element type `$out`, filled by the core
-/// kernel `batch::$kernel`.
+/// A pyfunction with one output array of element type `$out`, filled by `$call`, which
+/// sees the heaps as `view`, the rules, `max_positions` (the search limit where the
+/// rules have no closed form) and the output array as `target`.
 macro_rules! one_output {
-    ($(#[$doc:meta])* $name:ident, $kernel:ident, $out:ty) => {
+    ($(#[$doc:meta])* $name:ident, $out:ty,
+     |$view:ident, $rules:ident, $max_positions:ident, $target:ident| $call:expr) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (heaps, misere, max_take, out=None))]
+        #[pyo3(signature = (heaps, misere, take_rule, max_positions, out=None))]
         pub fn $name<'py>(
             py: Python<'py>,
             heaps: &Bound<'py, PyAny>,
             misere: bool,
-            max_take: &Bound<'py, PyAny>,
+            take_rule: &Bound<'py, PyAny>,
+            max_positions: u64,
             out: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
-            let rules = convert::rules(misere, max_take)?;
+            let rules = convert::rules(misere, take_rule)?;
             let result = output::<$out>(py, out, &positions_shape(heaps)?, "out")?;
             with_heaps!(heaps, |view| {
                 let mut written = result.try_readwrite().map_err(|e| borrow_error("out", e))?;
-                let target = written.as_array_mut();
-                py.detach(|| batch::$kernel(view, &rules, target))?;
+                let $target = written.as_array_mut();
+                let ($view, $rules, $max_positions) = (view, &rules, max_positions);
+                py.detach(|| $call)?;
                 Ok::<_, PyErr>(())
             })?;
             Ok(result)
@@ -122,30 +126,36 @@ macro_rules! one_output {
 }
 
 one_output!(
-    /// Nim-sum of every position.
-    batch_nim_sum, nim_sum, u64
+    /// Nim-sum of every position (no search is ever needed).
+    batch_nim_sum, u64,
+    |view, rules, _max_positions, target| batch::nim_sum(view, rules, target)
 );
 one_output!(
     /// Whether each position is a P-position.
-    batch_is_p_position, is_p_position, bool
+    batch_is_p_position, bool,
+    |view, rules, max_positions, target| batch::is_p_position(view, rules, max_positions, target)
 );
 one_output!(
     /// How many winning moves each position has.
-    batch_count_winning_moves, count_winning_moves, i64
+    batch_count_winning_moves, i64,
+    |view, rules, max_positions, target| {
+        batch::count_winning_moves(view, rules, max_positions, target)
+    }
 );
 
 /// The first winning move of each position: (heap index or -1, take or 0).
 #[pyfunction]
-#[pyo3(signature = (heaps, misere, max_take, heap_out=None, take_out=None))]
+#[pyo3(signature = (heaps, misere, take_rule, max_positions, heap_out=None, take_out=None))]
 pub fn batch_winning_move<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
+    max_positions: u64,
     heap_out: Option<&Bound<'py, PyAny>>,
     take_out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MoveArrays<'py>> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     let shape = positions_shape(heaps)?;
     let heap_result = output::<i64>(py, heap_out, &shape, "the heap output")?;
     let take_result = output::<u64>(py, take_out, &shape, "the take output")?;
@@ -157,7 +167,7 @@ pub fn batch_winning_move<'py>(
             .try_readwrite()
             .map_err(|e| borrow_error("the take output", e))?;
         let (heap_target, take_target) = (heap_written.as_array_mut(), take_written.as_array_mut());
-        py.detach(|| batch::winning_move(view, &rules, heap_target, take_target))?;
+        py.detach(|| batch::winning_move(view, &rules, max_positions, heap_target, take_target))?;
         Ok::<_, PyErr>(())
     })?;
     Ok((heap_result, take_result))

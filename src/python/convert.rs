@@ -1,10 +1,13 @@
 //! Python values to core values, with errors that name the offending value.
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
+use std::sync::Arc;
+
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use crate::rules::{Rules, TakeLimit};
+use super::subtraction::PySubtractionGame;
+use crate::rules::{HeapTake, Rules, TakeLimit};
 
 /// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
 /// (numpy integers), but never bool, float or str, and never a silent cast.
@@ -78,32 +81,34 @@ pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     uints(obj, "heaps", "heap")
 }
 
-/// `max_take`: None (no limit), one integer for all heaps, or one integer or None per heap.
-pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
+/// The take rule of one heap: None (no limit), an integer limit, or a SubtractionGame.
+fn heap_take(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapTake> {
     if obj.is_none() {
-        return Ok(TakeLimit::None);
+        return Ok(HeapTake::Any);
     }
+    if let Ok(game) = obj.cast::<PySubtractionGame>() {
+        return Ok(HeapTake::Set(game.get().sequence()));
+    }
+    uint(obj, what).map(HeapTake::UpTo)
+}
+
+/// The take rule as nimkit.Rules passes it: None (no limit), one integer limit or one
+/// SubtractionGame for every heap, or a sequence with one of those (or None) per heap.
+pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
     if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
         return Ok(TakeLimit::All(uint(obj, "max_take")?));
     }
-    let limits = items(obj, "max_take").map_err(|_| {
-        PyTypeError::new_err(format!(
-            "max_take must be None, an integer >= 1, or one integer or None per heap, not {}",
-            obj.get_type()
-                .name()
-                .map_or_else(|_| "?".into(), |n| n.to_string())
-        ))
-    })?;
-    limits
+    if !obj.is_instance_of::<PyTuple>() && !obj.is_instance_of::<PyList>() {
+        return Ok(match heap_take(obj, "max_take")? {
+            HeapTake::Any => TakeLimit::None,
+            HeapTake::UpTo(k) => TakeLimit::All(k),
+            HeapTake::Set(set) => TakeLimit::Set(set),
+        });
+    }
+    items(obj, "max_take")?
         .iter()
         .enumerate()
-        .map(|(i, k)| {
-            if k.is_none() {
-                Ok(None)
-            } else {
-                uint(k, &format!("max_take for heap {i}")).map(Some)
-            }
-        })
+        .map(|(i, take)| heap_take(take, &format!("max_take for heap {i}")))
         .collect::<PyResult<_>>()
         .map(TakeLimit::PerHeap)
 }
@@ -113,12 +118,21 @@ pub fn rules(misere: bool, max_take: &Bound<'_, PyAny>) -> PyResult<Rules> {
     Ok(Rules::new(misere, take_limit(max_take)?)?)
 }
 
-/// A take limit as Python sees it: None, an int, or a tuple of int-or-None.
+/// A take rule as Python sees it: None, an int, a SubtractionGame, or a tuple of those.
 pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bound<'py, PyAny>> {
+    let heap = |take: &HeapTake| match take {
+        HeapTake::Any => Ok(py.None().into_bound(py)),
+        HeapTake::UpTo(k) => k.into_bound_py_any(py),
+        HeapTake::Set(set) => PySubtractionGame::from(Arc::clone(set)).into_bound_py_any(py),
+    };
     match limit {
-        TakeLimit::None => Ok(py.None().into_bound(py)),
-        TakeLimit::All(k) => k.into_bound_py_any(py),
-        TakeLimit::PerHeap(ks) => Ok(PyTuple::new(py, ks)?.into_any()),
+        TakeLimit::None => heap(&HeapTake::Any),
+        TakeLimit::All(k) => heap(&HeapTake::UpTo(*k)),
+        TakeLimit::Set(set) => heap(&HeapTake::Set(Arc::clone(set))),
+        TakeLimit::PerHeap(takes) => {
+            let items = takes.iter().map(heap).collect::<PyResult<Vec<_>>>()?;
+            Ok(PyTuple::new(py, items)?.into_any())
+        }
     }
 }
 

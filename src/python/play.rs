@@ -18,10 +18,11 @@ fn pair(mv: Move) -> Pair {
 fn style(name: &str, error_rate: f64) -> PyResult<Style> {
     match name {
         "perfect" => Ok(Style::Perfect),
+        "fastest" => Ok(Style::Fastest),
         "random" => Ok(Style::Random),
         "fallible" => Ok(Style::fallible(error_rate)?),
         other => Err(PyValueError::new_err(format!(
-            "unknown player style {other:?}; use perfect, random or fallible"
+            "unknown player style {other:?}; use perfect, fastest, random or fallible"
         ))),
     }
 }
@@ -35,13 +36,17 @@ pub struct PyGame(Game);
 impl PyGame {
     #[new]
     fn new(
+        py: Python<'_>,
         heaps: &Bound<'_, PyAny>,
         misere: bool,
-        max_take: &Bound<'_, PyAny>,
+        take_rule: &Bound<'_, PyAny>,
         first: Player,
+        max_positions: u64,
     ) -> PyResult<Self> {
-        let rules = convert::rules(misere, max_take)?;
-        Ok(PyGame(Game::new(convert::heaps(heaps)?, rules, first)?))
+        let rules = convert::rules(misere, take_rule)?;
+        let heaps = convert::heaps(heaps)?;
+        let game = py.detach(|| Game::with_max_positions(heaps, rules, first, max_positions))?;
+        Ok(PyGame(game))
     }
 
     fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -117,8 +122,10 @@ impl PyPlayer {
     }
 
     /// The player's move in the game, or None when no move is left.
-    fn choose(&mut self, game: &PyGame) -> Option<Pair> {
-        self.0.choose(game.0.heaps(), game.0.rules()).map(pair)
+    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<Pair> {
+        // The fastest style may build the game's remoteness table on first use.
+        let (player, game) = (&mut self.0, &game.0);
+        py.detach(|| player.choose(game.heaps(), game.solver()).map(pair))
     }
 }
 
@@ -132,16 +139,18 @@ pub fn simulate<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
     style_a: (String, f64),
     style_b: (String, f64),
     games: usize,
     seed: u64,
+    max_positions: u64,
 ) -> PyResult<SimulationResult<'py>> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     let heaps = convert::heaps(heaps)?;
     let styles = [style(&style_a.0, style_a.1)?, style(&style_b.0, style_b.1)?];
-    let result = py.detach(|| players::simulate(&heaps, &rules, styles, games, seed))?;
+    let result =
+        py.detach(|| players::simulate(&heaps, &rules, styles, games, seed, max_positions))?;
     Ok((
         result.wins,
         result.lengths.into_pyarray(py),

@@ -9,6 +9,7 @@ use super::convert;
 use crate::error::Error;
 use crate::position::{check_move, Move, Position};
 use crate::search::{self, BoxSolution};
+use crate::solver::Solver;
 use crate::theory;
 
 type Moves = Vec<(usize, u64)>;
@@ -26,14 +27,15 @@ pub fn check_heaps<'py>(
     PyTuple::new(py, convert::heaps(heaps)?)
 }
 
-/// Validate rules; return `max_take` normalised (None, an int, or a tuple of int-or-None).
+/// Validate rules; return the take rule normalised (None, an int, a SubtractionGame, or
+/// a tuple of those per heap).
 #[pyfunction]
 pub fn check_rules<'py>(
     py: Python<'py>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     convert::take_limit_to_py(py, rules.take_limit())
 }
 
@@ -49,15 +51,21 @@ pub fn check_move_args(heap: &Bound<'_, PyAny>, take: &Bound<'_, PyAny>) -> PyRe
     Ok((usize::try_from(heap).unwrap_or(usize::MAX), take))
 }
 
-/// Grundy values, nim-sum, whether P, and every winning move, in one call.
+/// Grundy values, nim-sum, whether P, and every winning move, in one call; rules with
+/// no closed form search the box below the position, up to `max_positions`.
 #[pyfunction]
 pub fn analyse(
+    py: Python<'_>,
     heaps: &Bound<'_, PyAny>,
     misere: bool,
-    max_take: &Bound<'_, PyAny>,
+    take_rule: &Bound<'_, PyAny>,
+    max_positions: u64,
 ) -> PyResult<(Vec<u64>, u64, bool, Moves)> {
-    let rules = convert::rules(misere, max_take)?;
-    let a = theory::analyse(&convert::heaps(heaps)?, &rules)?;
+    let rules = convert::rules(misere, take_rule)?;
+    let heaps = convert::heaps(heaps)?;
+    let a = py.detach(|| {
+        Solver::new(&heaps, &rules, max_positions).map(|solver| solver.analyse(&heaps))
+    })?;
     Ok((
         a.grundy,
         a.nim_sum,
@@ -74,9 +82,9 @@ pub fn after<'py>(
     heap: usize,
     take: u64,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     let position = Position::new(convert::heaps(heaps)?).after(Move::new(heap, take), &rules)?;
     PyTuple::new(py, position.heaps())
 }
@@ -88,9 +96,9 @@ pub fn illegal_reason(
     heap: usize,
     take: u64,
     misere: bool,
-    max_take: &Bound<'_, PyAny>,
+    take_rule: &Bound<'_, PyAny>,
 ) -> PyResult<Option<String>> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     let heaps = convert::heaps(heaps)?;
     rules.check_heaps(heaps.len())?;
     Ok(check_move(&heaps, Move::new(heap, take), &rules)
@@ -103,10 +111,10 @@ pub fn illegal_reason(
 pub fn legal_moves(
     heaps: &Bound<'_, PyAny>,
     misere: bool,
-    max_take: &Bound<'_, PyAny>,
+    take_rule: &Bound<'_, PyAny>,
     limit: u64,
 ) -> PyResult<Moves> {
-    let rules = convert::rules(misere, max_take)?;
+    let rules = convert::rules(misere, take_rule)?;
     let position = Position::new(convert::heaps(heaps)?);
     let count = position.count_moves(&rules)?;
     if count > u128::from(limit) {
@@ -127,16 +135,16 @@ type SolvedBox<'py> = (
 /// The reference search over the box `0..=bounds[i]`: whether each position is P,
 /// and with `remoteness` its remoteness, as arrays of shape `bounds + 1`.
 #[pyfunction]
-#[pyo3(signature = (bounds, misere, max_take, max_positions, remoteness = false))]
+#[pyo3(signature = (bounds, misere, take_rule, max_positions, remoteness = false))]
 pub fn solve_box<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
     max_positions: u64,
     remoteness: bool,
 ) -> PyResult<SolvedBox<'py>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
+    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
     let (solution, distances) = py.detach(|| {
         BoxSolution::solve(&bounds, &rules, max_positions).map(|solution| {
             let distances = remoteness.then(|| solution.remoteness());
@@ -155,10 +163,10 @@ pub fn solve_outcomes<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
     max_positions: u64,
 ) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
+    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
     let is_p = py.detach(|| search::solve_outcomes(&bounds, &rules, max_positions))?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
     Ok(boxed(&shape, is_p).into_pyarray(py))

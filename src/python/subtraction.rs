@@ -4,6 +4,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use std::sync::Arc;
+
 use super::convert;
 use crate::subtraction::{GrundySequence, SubtractionSet};
 
@@ -12,8 +14,22 @@ use crate::subtraction::{GrundySequence, SubtractionSet};
 /// Its Grundy sequence is found once, exactly (a repeated window as long as the
 /// largest element proves the period); then `grundy(n)` is O(1) for any heap up to
 /// 2**64 - 1, and positions of several heaps are solved in normal play by the XOR.
-#[pyclass(name = "SubtractionGame", module = "nimkit", frozen)]
-pub struct PySubtractionGame(GrundySequence);
+#[pyclass(name = "SubtractionGame", module = "nimkit", frozen, eq, hash)]
+#[derive(PartialEq, Hash)]
+pub struct PySubtractionGame(Arc<GrundySequence>);
+
+impl PySubtractionGame {
+    /// The Grundy sequence, shared with the rules that use it.
+    pub fn sequence(&self) -> Arc<GrundySequence> {
+        Arc::clone(&self.0)
+    }
+}
+
+impl From<Arc<GrundySequence>> for PySubtractionGame {
+    fn from(sequence: Arc<GrundySequence>) -> Self {
+        PySubtractionGame(sequence)
+    }
+}
 
 #[pymethods]
 impl PySubtractionGame {
@@ -29,9 +45,9 @@ impl PySubtractionGame {
         }
         let elements = convert::uints(take, "take", "element")?;
         let set = SubtractionSet::new(elements)?;
-        Ok(PySubtractionGame(
+        Ok(PySubtractionGame(Arc::new(
             py.detach(|| GrundySequence::find(set, max_length))?,
-        ))
+        )))
     }
 
     /// The subtraction set, sorted.
@@ -63,6 +79,13 @@ impl PySubtractionGame {
     /// Whether the player to move loses in normal play (nim-sum 0).
     fn is_p_position(&self, heaps: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.nim_sum(heaps)? == 0)
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
+        let take = PyTuple::new(slf.py(), slf.get().0.set().elements())?;
+        Ok((slf.get_type().into_any(), (take,)))
     }
 
     fn __repr__(&self) -> String {

@@ -15,10 +15,10 @@ pub fn p_positions<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     misere: bool,
-    max_take: &Bound<'py, PyAny>,
+    take_rule: &Bound<'py, PyAny>,
     max_rows: u64,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
+    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
     let count = py.detach(|| tables::count_p_positions(&bounds, &rules))?;
     if count > BigUint::from(max_rows) {
         return Err(PyValueError::new_err(format!(
@@ -38,8 +38,8 @@ pub fn count_p_positions(
     py: Python<'_>,
     bounds: &Bound<'_, PyAny>,
     misere: bool,
-    max_take: &Bound<'_, PyAny>,
+    take_rule: &Bound<'_, PyAny>,
 ) -> PyResult<BigUint> {
-    let (bounds, rules) = convert::box_args(bounds, misere, max_take)?;
+    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
     Ok(py.detach(|| tables::count_p_positions(&bounds, &rules))?)
 }

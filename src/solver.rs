@@ -1,0 +1,117 @@
+//! Answers about every position below a start position, under any rules: the closed
+//! forms where they hold, else a table from exact search over the box below the start
+//! (every position a game from the start can reach lies in that box).
+use std::sync::{Arc, OnceLock};
+
+use crate::error::{Error, Result};
+use crate::position::Move;
+use crate::rules::Rules;
+use crate::search::{box_size, BoxSolution};
+use crate::theory::{self, Analysis, Outcome};
+
+/// The default limit on the positions a search may label.
+pub const DEFAULT_MAX_POSITIONS: u64 = 10_000_000;
+
+/// Outcomes, winning moves and (when affordable) remoteness below a start position.
+#[derive(Debug, Clone)]
+pub struct Solver {
+    rules: Rules,
+    start: Vec<u64>,
+    max_positions: u64,
+    /// The searched box, when the closed forms do not decide outcomes.
+    table: Option<Arc<BoxSolution>>,
+    /// Remoteness of the box, found on first demand (`None`: over `max_positions`).
+    remoteness: Arc<OnceLock<Option<Remoteness>>>,
+}
+
+#[derive(Debug)]
+struct Remoteness {
+    solution: Arc<BoxSolution>,
+    values: Vec<u32>,
+}
+
+impl Solver {
+    /// A solver for `start` and every position below it. Searches the box when the
+    /// rules need it, refusing one of more than `max_positions` positions.
+    pub fn new(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
+        rules.check_heaps(start.len())?;
+        let table = if rules.has_closed_form() {
+            None
+        } else {
+            let solution =
+                BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
+                    Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
+                        bounds: start.to_vec(),
+                        positions,
+                        limit,
+                    },
+                    other => other,
+                })?;
+            Some(Arc::new(solution))
+        };
+        Ok(Solver {
+            rules: rules.clone(),
+            start: start.to_vec(),
+            max_positions,
+            table,
+            remoteness: Arc::default(),
+        })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// P or N; `heaps` must lie in the box below the start.
+    #[inline]
+    pub fn outcome(&self, heaps: &[u64]) -> Outcome {
+        match &self.table {
+            None => theory::outcome(heaps, &self.rules).expect("closed form, heaps checked"),
+            Some(table) => table.outcome(heaps),
+        }
+    }
+
+    /// Grundy values, nim-sum, outcome and every winning move of `heaps`.
+    pub fn analyse(&self, heaps: &[u64]) -> Analysis {
+        match &self.table {
+            None => theory::analyse(heaps, &self.rules).expect("closed form, heaps checked"),
+            Some(table) => {
+                let grundy = theory::grundy_values(heaps, &self.rules).expect("heaps checked");
+                Analysis {
+                    nim_sum: grundy.iter().fold(0, |s, &g| s ^ g),
+                    grundy,
+                    outcome: table.outcome(heaps),
+                    winning_moves: table.winning_moves(heaps),
+                }
+            }
+        }
+    }
+
+    /// Every winning move of `heaps`, in heap order, then smallest take first.
+    pub fn winning_moves(&self, heaps: &[u64]) -> Vec<Move> {
+        match &self.table {
+            None => theory::winning_moves(heaps, &self.rules).expect("closed form"),
+            Some(table) => table.winning_moves(heaps),
+        }
+    }
+
+    /// The remoteness of `heaps` (moves to the end when the winner hurries and the
+    /// loser delays), or `None` when the box below the start holds more than
+    /// `max_positions` positions. The table is built on first use and shared by clones.
+    pub fn remoteness(&self, heaps: &[u64]) -> Option<u32> {
+        let table = self.remoteness.get_or_init(|| {
+            if box_size(&self.start) > u128::from(self.max_positions) {
+                return None;
+            }
+            let solution = match &self.table {
+                Some(table) => Arc::clone(table),
+                None => {
+                    Arc::new(BoxSolution::solve(&self.start, &self.rules, self.max_positions).ok()?)
+                }
+            };
+            let values = solution.remoteness();
+            Some(Remoteness { solution, values })
+        });
+        table.as_ref().map(|t| t.values[t.solution.index(heaps)])
+    }
+}
