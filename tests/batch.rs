@@ -3,8 +3,11 @@
 use ndarray::{Array, ArrayD, IxDyn, ShapeBuilder};
 use nimkit::batch::{self, HeapInt, UInt};
 use nimkit::error::Error;
-use nimkit::rules::{Rules, TakeLimit};
+use std::sync::Arc;
+
+use nimkit::rules::{HeapTake, Rules, TakeLimit};
 use nimkit::solver::DEFAULT_MAX_POSITIONS as LIMIT;
+use nimkit::subtraction::{GrundySequence, SubtractionSet};
 use nimkit::theory;
 
 fn all_rules(heaps: usize) -> Vec<Rules> {
@@ -15,11 +18,27 @@ fn all_rules(heaps: usize) -> Vec<Rules> {
         TakeLimit::All(200),
         TakeLimit::All(u64::MAX),
         TakeLimit::per_heap((0..heaps).map(|i| [Some(3), None, Some(6)][i % 3])),
+        // {1, 2, 3} as a set: closed forms in misère play too.
+        TakeLimit::Set(set(&[1, 2, 3])),
     ];
-    limits
+    let mut rules: Vec<Rules> = limits
         .into_iter()
         .flat_map(|l| [false, true].map(|m| Rules::new(m, l.clone()).unwrap()))
-        .collect()
+        .collect();
+    // General sets in normal play (in misère play they need search: tests/subtraction.rs).
+    let mixed = (0..heaps).map(|i| match i % 3 {
+        0 => HeapTake::Set(set(&[2, 5, 7])),
+        1 => HeapTake::UpTo(4),
+        _ => HeapTake::Any,
+    });
+    rules.push(Rules::new(false, TakeLimit::Set(set(&[1, 3, 4]))).unwrap());
+    rules.push(Rules::new(false, TakeLimit::per_heap(mixed)).unwrap());
+    rules
+}
+
+fn set(elements: &[u64]) -> Arc<GrundySequence> {
+    let set = SubtractionSet::new(elements.to_vec()).unwrap();
+    Arc::new(GrundySequence::find(set, 1 << 20).unwrap())
 }
 
 /// Deterministic pseudo-random heaps in 0..range, small values common.

@@ -1,5 +1,6 @@
-//! Subtraction games: the detected period against the definition, the closed forms
-//! of take-limit Nim, and normal-play outcomes by XOR against exhaustive search.
+//! Subtraction games: the detected period against the definition and the closed forms
+//! of take-limit Nim. Rules with subtraction sets are checked against search in
+//! tests/subtraction_rules.rs.
 use nimkit::error::Error;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
 use nimkit::theory;
@@ -60,30 +61,6 @@ fn bad_sets_are_refused() {
     );
 }
 
-/// P or not for every position of a box of two or three heaps, by exhaustive search.
-fn search_is_p(
-    set: &[u64],
-    heaps: &[u64],
-    memo: &mut std::collections::HashMap<Vec<u64>, bool>,
-) -> bool {
-    if let Some(&p) = memo.get(heaps) {
-        return p;
-    }
-    let mut p = true;
-    'moves: for i in 0..heaps.len() {
-        for &s in set.iter().filter(|&&s| s <= heaps[i]) {
-            let mut next = heaps.to_vec();
-            next[i] -= s;
-            if search_is_p(set, &next, memo) {
-                p = false;
-                break 'moves;
-            }
-        }
-    }
-    memo.insert(heaps.to_vec(), p);
-    p
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -100,15 +77,5 @@ proptest! {
             let values = grundy_by_definition(g.set(), length);
             prop_assert!((pre - 1..length - period).any(|n| values[n] != values[n + period]));
         }
-    }
-
-    #[test]
-    fn xor_outcomes_match_exhaustive_search(
-        set in prop::collection::vec(1..7u64, 1..4),
-        heaps in prop::collection::vec(0..14u64, 1..4),
-    ) {
-        let g = sequence(&set);
-        let mut memo = std::collections::HashMap::new();
-        prop_assert_eq!(g.nim_sum(&heaps) == 0, search_is_p(g.set().elements(), &heaps, &mut memo));
     }
 }
