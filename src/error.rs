@@ -79,7 +79,8 @@ pub enum Error {
 
     #[error(
         "misère play of these subtraction sets has no closed form; solving by search \
-         needs the {positions} positions of the box {bounds:?}, over max_positions = {limit}"
+         needs the {positions} positions of the box {bounds:?}, over max_positions = {limit} \
+         (raise max_positions to allow it)"
     )]
     SearchTooLarge {
         bounds: Vec<u64>,

@@ -52,7 +52,7 @@ def test_json_and_take_limits():
     facts = json.loads(result.stdout)
     assert facts == {
         "position": [13],
-        "rules": {"misere": True, "max_take": 3},
+        "rules": {"misere": True, "max_take": 3, "take": None},
         "grundy": [1],
         "nim_sum": 1,
         "outcome": "P",

@@ -21,6 +21,8 @@ __all__ = [
     "check_move_args",
     "check_rules",
     "count_p_positions",
+    "grundy_values",
+    "has_closed_form",
     "illegal_reason",
     "legal_moves",
     "p_positions",
@@ -33,52 +35,62 @@ class IllegalMoveError(ValueError):
     """A move that the position or the rules do not allow (a ValueError)."""
 
 def check_heaps(heaps: Iterable[SupportsIndex]) -> tuple[int, ...]: ...
-def check_rules(misere: bool, max_take: Any) -> int | tuple[int | None, ...] | None: ...
+def check_rules(misere: bool, take_rule: Any) -> Any: ...
+def has_closed_form(misere: bool, take_rule: Any) -> bool: ...
+def grundy_values(
+    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any
+) -> tuple[list[int], int]: ...
 def check_move_args(heap: SupportsIndex, take: SupportsIndex) -> tuple[int, int]: ...
 def analyse(
-    heaps: Iterable[SupportsIndex], misere: bool, max_take: Any
+    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
 ) -> tuple[list[int], int, bool, list[tuple[int, int]]]: ...
 def after(
-    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, max_take: Any
+    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, take_rule: Any
 ) -> tuple[int, ...]: ...
 def illegal_reason(
-    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, max_take: Any
+    heaps: Iterable[SupportsIndex], heap: int, take: int, misere: bool, take_rule: Any
 ) -> str | None: ...
 def legal_moves(
-    heaps: Iterable[SupportsIndex], misere: bool, max_take: Any, limit: int
+    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, limit: int
 ) -> list[tuple[int, int]]: ...
 def solve_box(
     bounds: Iterable[SupportsIndex],
     misere: bool,
-    max_take: Any,
+    take_rule: Any,
     max_positions: int,
     remoteness: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint32] | None]: ...
 def batch_nim_sum(
-    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.uint64]: ...
 def batch_is_p_position(
-    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.bool_]: ...
 def batch_count_winning_moves(
-    heaps: npt.NDArray[Any], misere: bool, max_take: Any, out: Any = None
+    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.int64]: ...
 def batch_winning_move(
     heaps: npt.NDArray[Any],
     misere: bool,
-    max_take: Any,
+    take_rule: Any,
+    max_positions: int,
     heap_out: Any = None,
     take_out: Any = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
 def p_positions(
-    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_rows: int
+    bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_rows: int
 ) -> npt.NDArray[np.uint64]: ...
-def count_p_positions(bounds: Iterable[SupportsIndex], misere: bool, max_take: Any) -> int: ...
+def count_p_positions(bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any) -> int: ...
 
 @final
 class Game:
     def __new__(
-        cls, heaps: Iterable[SupportsIndex], misere: bool, max_take: Any, first: int
+        cls,
+        heaps: Iterable[SupportsIndex],
+        misere: bool,
+        take_rule: Any,
+        first: int,
+        max_positions: int,
     ) -> Game: ...
     def heaps(self) -> tuple[int, ...]: ...
     def start(self) -> tuple[int, ...]: ...
@@ -89,6 +101,7 @@ class Game:
     def pop(self) -> tuple[int, int] | None: ...
     def is_over(self) -> bool: ...
     def winner(self) -> int | None: ...
+    def is_p(self) -> bool: ...
     def predicted_winner(self) -> int: ...
     def review(
         self,
@@ -103,11 +116,12 @@ class Player:
 def simulate(
     heaps: Iterable[SupportsIndex],
     misere: bool,
-    max_take: Any,
+    take_rule: Any,
     style_a: tuple[str, float],
     style_b: tuple[str, float],
     games: int,
     seed: int,
+    max_positions: int,
 ) -> tuple[list[int], npt.NDArray[np.uint32], list[int]]: ...
 
 @final
@@ -124,7 +138,10 @@ class SubtractionGame:
     def grundy_sequence(self, count: int) -> npt.NDArray[np.uint16]: ...
     def nim_sum(self, heaps: Iterable[SupportsIndex]) -> int: ...
     def is_p_position(self, heaps: Iterable[SupportsIndex]) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...]]]: ...
 
 def solve_outcomes(
-    bounds: Iterable[SupportsIndex], misere: bool, max_take: Any, max_positions: int
+    bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
 ) -> npt.NDArray[np.bool_]: ...

@@ -45,7 +45,9 @@ def analysis_text(analysis: Analysis) -> str:
         f"Nim-sum:  {analysis.nim_sum}",
         f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}",
     ]
-    if rules.misere:
+    if rules.misere and not rules.has_closed_form:
+        lines.append(f"Why:      {SEARCHED}")
+    elif rules.misere:
         lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
     if analysis.winning_moves:
         lines.append("Winning moves:")
@@ -55,6 +57,13 @@ def analysis_text(analysis: Analysis) -> str:
     else:
         lines.append("Winning moves: none")
     return "\n".join(lines)
+
+
+#: Why a misère verdict on general subtraction sets comes from search, not the nim-sum.
+SEARCHED = (
+    "misère play of these subtraction sets has no closed form; the outcome comes "
+    "from an exhaustive search of every position below this one"
+)
 
 
 def _misere_rule(grundy: tuple[int, ...]) -> str:

@@ -9,7 +9,7 @@ from typing import Any, SupportsIndex
 from . import _core
 from ._text import analysis_text
 from .position import Move, Outcome, Position, _moves
-from .rules import Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,11 @@ class Analysis:
         """The facts as plain JSON-ready data."""
         return {
             "position": list(self.position),
-            "rules": {"misere": self.rules.misere, "max_take": self.rules.max_take},
+            "rules": {
+                "misere": self.rules.misere,
+                "max_take": self.rules.max_take,
+                "take": _jsonable(self.rules.take),
+            },
             "grundy": list(self.grundy),
             "nim_sum": self.nim_sum,
             "outcome": self.outcome.value,
@@ -58,8 +62,14 @@ class Analysis:
         printer.text(str(self))
 
 
-def analyse(position: Position | Iterable[SupportsIndex], rules: Rules | None = None) -> Analysis:
-    """Analyse ``position`` under ``rules`` (default: plain Nim, normal play).
+def analyse(
+    position: Position | Iterable[SupportsIndex],
+    rules: Rules | None = None,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> Analysis:
+    """Analyse ``position`` under ``rules`` (default: plain Nim, normal play). Rules
+    with no closed form are solved by searching the box below the position, up to
+    ``max_positions`` positions.
 
     >>> analyse(Position([3, 4, 5])).winning_moves
     (Move(heap=0, take=2),)
@@ -67,7 +77,7 @@ def analyse(position: Position | Iterable[SupportsIndex], rules: Rules | None = 
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, *rules._args())
+    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, *rules._args(), max_positions)
     return Analysis(
         position=position,
         rules=rules,
@@ -76,3 +86,12 @@ def analyse(position: Position | Iterable[SupportsIndex], rules: Rules | None = 
         outcome=Outcome.P if is_p else Outcome.N,
         winning_moves=tuple(_moves(winning)),
     )
+
+
+def _jsonable(take: frozenset[int] | tuple[frozenset[int] | None, ...] | None) -> Any:
+    """Subtraction sets as sorted lists (JSON has no sets)."""
+    if isinstance(take, frozenset):
+        return sorted(take)
+    if take is None:
+        return None
+    return [None if t is None else sorted(t) for t in take]

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._extras import require
-from .rules import Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 __all__ = ["count_winning_moves", "is_p_position", "nim_sum", "pad", "winning_move"]
 
@@ -36,12 +36,17 @@ def _unwrap(result: Any, heaps: np.ndarray[Any, Any], out: object) -> Any:
 
 
 def _apply(
-    core: Any, heaps: npt.ArrayLike, rules: Rules | None, outs: tuple[Any, ...], progress: bool
+    core: Any,
+    heaps: npt.ArrayLike,
+    rules: Rules | None,
+    outs: tuple[Any, ...],
+    progress: bool,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Any:
     """Run a native kernel, or with ``progress`` run it in slices of the first axis
     under a tqdm bar (``tqdm.auto``: a widget in notebooks, text in terminals)."""
     array = _as_heaps(heaps)
-    args = rules_or_default(rules)._args()
+    args = (*rules_or_default(rules)._args(), max_positions)
     if not progress or array.ndim < 2 or len(array) < 2:
         results = core(array, *args, *outs)
         return (
@@ -79,9 +84,15 @@ def is_p_position(
     *,
     out: npt.NDArray[np.bool_] | None = None,
     progress: bool = False,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> npt.NDArray[np.bool_]:
-    """True where the player to move loses against perfect play."""
-    return _apply(_core.batch_is_p_position, heaps, rules, (out,), progress)  # type: ignore[no-any-return]
+    """True where the player to move loses against perfect play.
+
+    Rules with no closed form (misère play of subtraction sets other than {1..k}) are
+    solved by searching the box spanned by the largest heap of each column; ValueError
+    names its size when it holds more than ``max_positions``. The same holds for
+    ``winning_move`` and ``count_winning_moves``."""
+    return _apply(_core.batch_is_p_position, heaps, rules, (out,), progress, max_positions)  # type: ignore[no-any-return]
 
 
 def winning_move(
@@ -90,14 +101,16 @@ def winning_move(
     *,
     out: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]] | None = None,
     progress: bool = False,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
-    """The first winning move of each position (the lowest heap that has one).
+    """The first winning move of each position (the lowest heap that has one, its
+    smallest take).
 
     Returns ``(heap, take)``: the heap index as int64, -1 where the position has no
     winning move, and how many to take as uint64, 0 there.
     """
     outs = (None, None) if out is None else out
-    return _apply(_core.batch_winning_move, heaps, rules, outs, progress)  # type: ignore[no-any-return]
+    return _apply(_core.batch_winning_move, heaps, rules, outs, progress, max_positions)  # type: ignore[no-any-return]
 
 
 def count_winning_moves(
@@ -106,9 +119,11 @@ def count_winning_moves(
     *,
     out: npt.NDArray[np.int64] | None = None,
     progress: bool = False,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> npt.NDArray[np.int64]:
-    """How many winning moves each position has (at most one per heap), as int64."""
-    return _apply(_core.batch_count_winning_moves, heaps, rules, (out,), progress)  # type: ignore[no-any-return]
+    """How many winning moves each position has (at most one per heap, except with
+    subtraction sets), as int64."""
+    return _apply(_core.batch_count_winning_moves, heaps, rules, (out,), progress, max_positions)  # type: ignore[no-any-return]
 
 
 def pad(

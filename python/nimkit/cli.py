@@ -46,6 +46,29 @@ def _max_take(text: str) -> int | tuple[int | None, ...] | None:
     return one(parts[0]) if len(parts) == 1 else tuple(one(p) for p in parts)
 
 
+def _take(text: str) -> frozenset[int] | tuple[frozenset[int] | None, ...]:
+    """``1,3,4`` (one subtraction set for every heap) or ``1,3,4/none/2`` (one per heap)."""
+
+    def one(part: str) -> frozenset[int] | None:
+        part = part.strip()
+        if part.lower() == "none":
+            return None
+        try:
+            return frozenset(int(s) for s in part.split(","))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"a subtraction set is whole numbers separated by commas, not {part!r}"
+            ) from None
+
+    parts = text.split("/")
+    if len(parts) == 1:
+        only = one(parts[0])
+        if only is None:
+            raise argparse.ArgumentTypeError("--take none: leave --take out for no limit")
+        return only
+    return tuple(one(p) for p in parts)
+
+
 def _add_rules(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--misere", action="store_true", help="misère play: taking the last object loses"
@@ -56,6 +79,14 @@ def _add_rules(command: argparse.ArgumentParser) -> None:
         default=None,
         metavar="K",
         help="take at most K per turn; or one limit per heap, e.g. 3,5,none",
+    )
+    command.add_argument(
+        "--take",
+        type=_take,
+        default=None,
+        metavar="SET",
+        help="take exactly one of these per turn, e.g. 1,3,4; or one set per heap "
+        "separated by /, e.g. 1,3,4/none/2,5",
     )
 
 
@@ -170,15 +201,13 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
         if name not in VARIANTS:
             raise ValueError(f"no variant {name!r}; choose from {', '.join(VARIANTS)}")
         variant = VARIANTS[name]
-        if args.misere or args.max_take is not None:
+        if args.misere or args.max_take is not None or args.take is not None:
             misere = args.misere or variant.rules.misere
-            limit = args.max_take if args.max_take is not None else variant.rules.max_take
-            variant = Variant(
-                variant.name,
-                variant.description,
-                variant.position,
-                Rules(misere=misere, max_take=limit),
-            )
+            if args.max_take is None and args.take is None:
+                changed = Rules(misere, variant.rules.max_take, variant.rules.take)
+            else:
+                changed = Rules(misere, args.max_take, args.take)
+            variant = Variant(variant.name, variant.description, variant.position, changed)
     kind, rate = args.opponent
     opponent = ComputerPlayer(kind, rate, args.seed)
     human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
@@ -196,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        rules = Rules(misere=args.misere, max_take=args.max_take)
+        rules = Rules(misere=args.misere, max_take=args.max_take, take=args.take)
         if args.command == "play":
             return _play(args, rules)
         if args.command == "classify":

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import SupportsIndex
 
-from ._text import digital_sum_table
+from ._text import SEARCHED, digital_sum_table
 from .analysis import Analysis, analyse
 from .position import Outcome, Position
 from .rules import Rules
@@ -53,7 +53,9 @@ def explain(
     analysis = analyse(position, rules)
     position, rules = analysis.position, analysis.rules
     blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
-    if rules.max_take is not None:
+    if rules.take is not None:
+        blocks.append(("p", _sequences(analysis)))
+    elif rules.max_take is not None:
         blocks.append(("p", _remainders(analysis)))
     blocks.append(
         (
@@ -65,7 +67,9 @@ def explain(
     table = digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum)
     blocks.append(("pre", "\n".join(table)))
     blocks.append(("p", _columns(analysis)))
-    if rules.misere:
+    if rules.misere and not rules.has_closed_form:
+        blocks.append(("p", f"But {SEARCHED}."))
+    elif rules.misere:
         blocks.append(("p", _misere(analysis)))
     if analysis.outcome is Outcome.N:
         blocks.append(("p", _winning(analysis)))
@@ -92,6 +96,18 @@ def _remainders(analysis: Analysis) -> str:
         f"{n} -> {g}" for n, g in zip(analysis.position, analysis.grundy, strict=True)
     )
     return f"{intro} Here the heaps become: {pairs}."
+
+
+def _sequences(analysis: Analysis) -> str:
+    pairs = ", ".join(
+        f"{n} -> {g}" for n, g in zip(analysis.position, analysis.grundy, strict=True)
+    )
+    return (
+        "With a subtraction set, a heap's Grundy value is the smallest value that no "
+        "move from it reaches; the values repeat with a period (SubtractionGame(...)."
+        f"period() gives it), and a heap plays like a Nim heap of its value. Here the "
+        f"heaps become: {pairs}."
+    )
 
 
 def _columns(analysis: Analysis) -> str:
@@ -141,13 +157,13 @@ def _winning(analysis: Analysis) -> str:
 
 def _losing(analysis: Analysis) -> str:
     position, rules = analysis.position, analysis.rules
-    if position.is_empty:
+    moves = position.moves(rules)
+    if not moves:
         return (
-            "No object is left: the player to move cannot move and has lost "
-            "(in normal play, the opponent took the last object)."
+            "No move is left: the player to move cannot move and has lost "
+            "(in normal play, the opponent made the last move)."
         )
     replies = []
-    moves = position.moves(rules)
     for move in moves[:MAX_REPLIES]:
         left = position.after(move, rules)
         reply = left.winning_moves(rules)[0]

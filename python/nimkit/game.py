@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from . import _core
 from .position import Move, Outcome, Position
-from .rules import Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class Game:
     Position([1, 4, 5])
 
     ``moves`` replays a history, so that the repr evaluates back to the same game.
+    Rules with no closed form (misère play of subtraction sets other than {1..k}) are
+    solved once, by searching the box below the start; ValueError names its size when
+    it holds more than ``max_positions``.
     """
 
     def __init__(
@@ -50,10 +53,11 @@ class Game:
         rules: Rules | None = None,
         first: int = 0,
         moves: Iterable[Move] = (),
+        max_positions: int = DEFAULT_MAX_POSITIONS,
     ) -> None:
         self._rules = rules_or_default(rules)
         heaps = position.heaps if isinstance(position, Position) else position
-        self._state = _core.Game(heaps, *self._rules._args(), first)
+        self._state = _core.Game(heaps, *self._rules._args(), first, max_positions)
         for move in moves:
             self.push(move)
 
@@ -89,13 +93,13 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """True when no object is left."""
+        """True when no move is left (with a subtraction set, small heaps may stay)."""
         return self._state.is_over()
 
     @property
     def winner(self) -> int | None:
-        """Who won (normal play: whoever took the last object; misère: the other),
-        or None while the game goes on."""
+        """Who won (normal play: whoever made the last move; misère: the other), or
+        None while the game goes on."""
         return self._state.winner()
 
     @property
@@ -106,7 +110,7 @@ class Game:
     @property
     def outcome(self) -> Outcome:
         """The outcome of the current position for the player to move."""
-        return self.position.outcome(self._rules)
+        return Outcome.P if self._state.is_p() else Outcome.N
 
     def push(self, move: Move) -> None:
         """Play ``move``; IllegalMoveError says why it is not allowed."""
@@ -193,13 +197,21 @@ class ComputerPlayer:
 class PerfectPlayer(ComputerPlayer):
     """Always plays a winning move when there is one. From a lost position it does not
     give up: it plays the move that leaves the fewest winning replies and the longest
-    game, so that a fallible opponent has the most chances to go wrong."""
+    game, so that a fallible opponent has the most chances to go wrong.
 
-    def __init__(self) -> None:
-        super().__init__("perfect", 0.0, 0)
+    With ``style="fastest"`` it wins in the fewest moves and loses in the most, by the
+    remoteness of every position below the game's start (built once per game when the
+    box holds at most the game's ``max_positions``; beyond that it plays as
+    ``style="perfect"``)."""
+
+    def __init__(self, style: str = "perfect") -> None:
+        if style not in ("perfect", "fastest"):
+            raise ValueError(f"style must be 'perfect' or 'fastest', not {style!r}")
+        super().__init__(style, 0.0, 0)
 
     def __repr__(self) -> str:
-        return "PerfectPlayer()"
+        style = self._style[0]
+        return "PerfectPlayer()" if style == "perfect" else f"PerfectPlayer(style={style!r})"
 
 
 class RandomPlayer(ComputerPlayer):
@@ -243,16 +255,18 @@ def simulate(
     player_b: ComputerPlayer,
     n_games: int,
     seed: int = 0,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Simulation:
     """Play ``n_games`` games from ``position``, player_a moving first, in Rust on all
     cores. The players' random choices come from streams derived from ``seed`` and
-    the game number, so the result is reproducible whatever the thread count."""
+    the game number, so the result is reproducible whatever the thread count.
+    ``max_positions`` bounds the search of rules with no closed form, as for Game."""
     rules = rules_or_default(rules)
     heaps = position.heaps if isinstance(position, Position) else position
     if n_games < 0:
         raise ValueError(f"n_games must not be negative, got {n_games}")
     wins, lengths, won = _core.simulate(
-        heaps, *rules._args(), player_a._style, player_b._style, n_games, seed
+        heaps, *rules._args(), player_a._style, player_b._style, n_games, seed, max_positions
     )
     share = tuple(w / n_games if n_games else 0.0 for w in won)
     return Simulation((wins[0], wins[1]), lengths, (share[0], share[1]))

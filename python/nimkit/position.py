@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, SupportsIndex, overload
 
 from . import _core
-from .rules import Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 #: ``Position.moves`` refuses to build a list longer than this.
 MAX_LISTED_MOVES = 10_000_000
@@ -113,22 +113,35 @@ class Position(Sequence[int]):
         return self._heaps
 
     def grundy(self, rules: Rules | None = None) -> tuple[int, ...]:
-        """Each heap's Grundy value: its size, or its size mod (limit + 1)."""
-        return tuple(self._analyse(rules)[0])
+        """Each heap's (normal-play) Grundy value: its size, its size mod (limit + 1),
+        or its value in the subtraction set's periodic Grundy sequence."""
+        return tuple(_core.grundy_values(self._heaps, *rules_or_default(rules)._args())[0])
 
     def nim_sum(self, rules: Rules | None = None) -> int:
         """XOR of the Grundy values."""
-        return self._analyse(rules)[1]
+        return _core.grundy_values(self._heaps, *rules_or_default(rules)._args())[1]
 
-    def outcome(self, rules: Rules | None = None) -> Outcome:
-        """Outcome.P if the player to move loses against perfect play, else Outcome.N."""
-        return Outcome.P if self._analyse(rules)[2] else Outcome.N
+    def outcome(
+        self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS
+    ) -> Outcome:
+        """Outcome.P if the player to move loses against perfect play, else Outcome.N.
 
-    def winning_moves(self, rules: Rules | None = None) -> list[Move]:
-        """Every move to a P-position (at most one per heap), in heap order."""
-        return _moves(self._analyse(rules)[3])
+        Rules with no closed form (misère play of subtraction sets other than {1..k})
+        are solved by searching the box below the position; ValueError names its size
+        when it holds more than ``max_positions``."""
+        return Outcome.P if self._analyse(rules, max_positions)[2] else Outcome.N
 
-    def remoteness(self, rules: Rules | None = None, max_positions: int = 10_000_000) -> int:
+    def winning_moves(
+        self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS
+    ) -> list[Move]:
+        """Every move to a P-position, in heap order, then smallest take first (at
+        most one per heap, except with subtraction sets). ``max_positions`` as for
+        ``outcome``."""
+        return _moves(self._analyse(rules, max_positions)[3])
+
+    def remoteness(
+        self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS
+    ) -> int:
         """How many moves the game lasts from here when the winner hurries and the
         loser delays, by exhaustive search of the box below this position."""
         from .solve import solve
@@ -167,11 +180,14 @@ class Position(Sequence[int]):
 
     @property
     def is_empty(self) -> bool:
-        """True when no object is left (no move is possible)."""
+        """True when no object is left (with a subtraction set, moves may run out
+        before: see ``moves``)."""
         return not any(self._heaps)
 
-    def _analyse(self, rules: Rules | None) -> tuple[list[int], int, bool, list[tuple[int, int]]]:
-        return _core.analyse(self._heaps, *rules_or_default(rules)._args())
+    def _analyse(
+        self, rules: Rules | None, max_positions: int
+    ) -> tuple[list[int], int, bool, list[tuple[int, int]]]:
+        return _core.analyse(self._heaps, *rules_or_default(rules)._args(), max_positions)
 
     @classmethod
     def _trusted(cls, heaps: tuple[int, ...]) -> Position:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, SupportsIndex, TypeAlias
 
 from . import _core
+from ._core import SubtractionGame
 
 #: A take limit: None (no limit), one int >= 1 for every heap, or one int-or-None per heap.
 MaxTake: TypeAlias = "SupportsIndex | Sequence[SupportsIndex | None] | None"
+#: A subtraction set: the numbers one turn may take, e.g. {1, 3, 4}.
+TakeSet: TypeAlias = "AbstractSet[SupportsIndex] | Sequence[SupportsIndex] | SubtractionGame"
+#: One subtraction set for every heap, or one set (or None: no limit) per heap.
+Take: TypeAlias = "TakeSet | Sequence[TakeSet | None] | None"
+
+#: The most positions a search may label by default: misère play of subtraction sets
+#: other than {1..k} has no closed form and is solved by searching the box below the
+#: position.
+DEFAULT_MAX_POSITIONS = 10_000_000
 
 
 class Rules:
@@ -16,32 +27,60 @@ class Rules:
 
     >>> Rules(misere=True, max_take=3)
     Rules(misere=True, max_take=3)
+    >>> Rules(take={1, 3, 4})
+    Rules(take={1, 3, 4})
 
     ``max_take`` is None (take any number from one heap), an int >= 1 for every heap,
-    or a sequence with one int or None per heap. Rules are immutable and hashable.
+    or a sequence with one int or None per heap. ``take`` is a subtraction set instead:
+    a finite set of positive ints (one turn takes exactly one of them), for every heap,
+    or a sequence with one set (or None: no limit) per heap. Give one or the other.
+    Rules are immutable, hashable and picklable.
     """
 
-    __slots__ = ("_max_take", "_misere")
+    __slots__ = ("_misere", "_take")
     _misere: bool
-    _max_take: int | tuple[int | None, ...] | None
+    _take: Any
 
-    def __init__(self, misere: bool = False, max_take: MaxTake = None) -> None:
-        object.__setattr__(self, "_max_take", _core.check_rules(misere, max_take))
+    def __init__(self, misere: bool = False, max_take: MaxTake = None, take: Take = None) -> None:
+        if take is not None and max_take is not None:
+            raise ValueError("give either max_take or take (a subtraction set), not both")
+        spec = max_take if take is None else _sets(take)
+        object.__setattr__(self, "_take", _core.check_rules(misere, spec))
         object.__setattr__(self, "_misere", misere)
 
     @property
     def misere(self) -> bool:
-        """True when taking the last object loses."""
+        """True when taking the last object loses (the player who cannot move wins)."""
         return self._misere
 
     @property
     def max_take(self) -> int | tuple[int | None, ...] | None:
-        """The take limit: None, one int, or a tuple with one int-or-None per heap."""
-        return self._max_take
+        """The take limit: None, one int, or a tuple with one int-or-None per heap.
+        None too when the rules use subtraction sets (see ``take``)."""
+        return None if self.take is not None else self._take
+
+    @property
+    def take(self) -> frozenset[int] | tuple[frozenset[int] | None, ...] | None:
+        """The subtraction sets: one frozenset for every heap, a tuple with one
+        frozenset (or None: no limit) per heap, or None without sets."""
+        if isinstance(self._take, SubtractionGame):
+            return frozenset(self._take.take)
+        if isinstance(self._take, tuple) and any(
+            isinstance(t, SubtractionGame) for t in self._take
+        ):
+            return tuple(None if t is None else _as_set(t) for t in self._take)
+        return None
+
+    @property
+    def has_closed_form(self) -> bool:
+        """Whether outcomes follow from Grundy values: always in normal play, and in
+        misère play unless some heap has a subtraction set other than {1..k}. Without
+        a closed form, outcomes come from exact search (see ``DEFAULT_MAX_POSITIONS``)."""
+        return _core.has_closed_form(*self._args())
 
     def _args(self) -> tuple[bool, Any]:
         """The rules as the native core takes them."""
-        return self._misere, self._max_take
+        return self._misere, self._take
 
     def describe(self) -> str:
         """The rules in words."""
@@ -50,14 +89,20 @@ class Rules:
             if self._misere
             else "normal play (taking the last object wins)"
         )
-        if self._max_take is None:
-            limit = "no take limit"
-        elif isinstance(self._max_take, int):
-            limit = f"take at most {self._max_take} per turn"
+        take, limit = self.take, self._take
+        if isinstance(take, frozenset):
+            rule = f"take {_or_list(take)} per turn"
+        elif take is not None:
+            each = ", ".join("any" if t is None else _set_repr(t) for t in take)
+            rule = f"take sets per heap: {each}"
+        elif limit is None:
+            rule = "no take limit"
+        elif isinstance(limit, int):
+            rule = f"take at most {limit} per turn"
         else:
-            each = ", ".join("none" if k is None else str(k) for k in self._max_take)
-            limit = f"take limits per heap: {each}"
-        return f"{ending}, {limit}"
+            each = ", ".join("none" if k is None else str(k) for k in limit)
+            rule = f"take limits per heap: {each}"
+        return f"{ending}, {rule}"
 
     __str__ = describe
 
@@ -65,8 +110,14 @@ class Rules:
         args = []
         if self._misere:
             args.append("misere=True")
-        if self._max_take is not None:
-            args.append(f"max_take={self._max_take!r}")
+        take = self.take
+        if isinstance(take, frozenset):
+            args.append(f"take={_set_repr(take)}")
+        elif take is not None:
+            each = ", ".join("None" if t is None else _set_repr(t) for t in take)
+            args.append(f"take=({each},)" if len(take) == 1 else f"take=({each})")
+        elif self._take is not None:
+            args.append(f"max_take={self._take!r}")
         return f"Rules({', '.join(args)})"
 
     def _repr_html_(self) -> str:
@@ -86,8 +137,56 @@ class Rules:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Rules are immutable")
 
-    def __reduce__(self) -> tuple[type[Rules], tuple[bool, Any]]:
-        return Rules, self._args()
+    def __reduce__(self) -> tuple[Any, tuple[bool, Any]]:
+        return _from_args, self._args()
+
+
+def _from_args(misere: bool, take: Any) -> Rules:
+    """Rules from ``_args()`` (unpickling)."""
+    rules = object.__new__(Rules)
+    object.__setattr__(rules, "_take", _core.check_rules(misere, take))
+    object.__setattr__(rules, "_misere", misere)
+    return rules
+
+
+def _sets(take: Take) -> Any:
+    """``take`` as the core takes it: a SubtractionGame, or a tuple of them (or None)."""
+    if isinstance(take, SubtractionGame | AbstractSet):
+        return _game(take)
+    if isinstance(take, str | bytes) or not isinstance(take, Iterable):
+        raise TypeError(
+            "take must be a set of positive ints such as {1, 3, 4}, or one set (or None) "
+            f"per heap, not {type(take).__name__}"
+        )
+    items = list(take)
+    if items and all(isinstance(t, SupportsIndex) and not isinstance(t, bool) for t in items):
+        return _game(items)  # a list of ints is one set
+    per_heap = []
+    for heap, t in enumerate(items):
+        if t is not None and not isinstance(t, SubtractionGame | AbstractSet | Sequence):
+            raise TypeError(
+                f"take for heap {heap} must be a set of positive ints or None, "
+                f"not {type(t).__name__}"
+            )
+        per_heap.append(None if t is None else _game(t))
+    return tuple(per_heap)
+
+
+def _game(take: Any) -> SubtractionGame:
+    return take if isinstance(take, SubtractionGame) else SubtractionGame(take)
+
+
+def _as_set(game: SubtractionGame) -> frozenset[int]:
+    return frozenset(game.take)
+
+
+def _set_repr(take: frozenset[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(take))) + "}"
+
+
+def _or_list(take: frozenset[int]) -> str:
+    elements = [str(s) for s in sorted(take)]
+    return elements[0] if len(elements) == 1 else f"{', '.join(elements[:-1])} or {elements[-1]}"
 
 
 def rules_or_default(rules: Rules | None) -> Rules:

@@ -99,9 +99,12 @@ class PlayWidget:
         if self.heap.value is None:
             return
         size = self.game.position[self.heap.value]
-        limit = self.game.rules.max_take
+        rules = self.game.rules
+        limit: Any = rules.max_take if rules.take is None else rules.take
         if isinstance(limit, tuple):
             limit = limit[self.heap.value]
+        if isinstance(limit, frozenset):
+            limit = max(limit)  # the core explains a take outside the set
         self.take.max = max(1, min(size, limit) if limit is not None else size)
 
     def _show(self, message: str) -> None:

@@ -3,7 +3,7 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::subtraction::PySubtractionGame;
@@ -95,17 +95,24 @@ fn heap_take(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapTake> {
 /// The take rule as nimkit.Rules passes it: None (no limit), one integer limit or one
 /// SubtractionGame for every heap, or a sequence with one of those (or None) per heap.
 pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
+    if obj.is_none() {
+        return Ok(TakeLimit::None);
+    }
+    if let Ok(game) = obj.cast::<PySubtractionGame>() {
+        return Ok(TakeLimit::Set(game.get().sequence()));
+    }
     if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
         return Ok(TakeLimit::All(uint(obj, "max_take")?));
     }
-    if !obj.is_instance_of::<PyTuple>() && !obj.is_instance_of::<PyList>() {
-        return Ok(match heap_take(obj, "max_take")? {
-            HeapTake::Any => TakeLimit::None,
-            HeapTake::UpTo(k) => TakeLimit::All(k),
-            HeapTake::Set(set) => TakeLimit::Set(set),
-        });
-    }
-    items(obj, "max_take")?
+    let takes = items(obj, "max_take").map_err(|_| {
+        PyTypeError::new_err(format!(
+            "max_take must be None, an integer >= 1, or one integer or None per heap, not {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    takes
         .iter()
         .enumerate()
         .map(|(i, take)| heap_take(take, &format!("max_take for heap {i}")))

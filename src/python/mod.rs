@@ -21,8 +21,8 @@ mod core_module {
     use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
     use super::scalar::{
-        after, analyse, check_heaps, check_move_args, check_rules, illegal_reason, legal_moves,
-        solve_box, solve_outcomes,
+        after, analyse, check_heaps, check_move_args, check_rules, grundy_values, has_closed_form,
+        illegal_reason, legal_moves, solve_box, solve_outcomes,
     };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;

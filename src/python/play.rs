@@ -8,6 +8,7 @@ use super::convert;
 use crate::game::{Game, Player};
 use crate::players::{self, ComputerPlayer, Style};
 use crate::position::Move;
+use crate::theory::Outcome;
 
 type Pair = (usize, u64);
 
@@ -83,6 +84,11 @@ impl PyGame {
 
     fn winner(&self) -> Option<Player> {
         self.0.winner()
+    }
+
+    /// Whether the player to move loses against perfect play.
+    fn is_p(&self) -> bool {
+        self.0.outcome() == Outcome::P
     }
 
     fn predicted_winner(&self) -> Player {

@@ -39,6 +39,27 @@ pub fn check_rules<'py>(
     convert::take_limit_to_py(py, rules.take_limit())
 }
 
+/// Whether outcomes follow from Grundy values (else they need search).
+#[pyfunction]
+pub fn has_closed_form(misere: bool, take_rule: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(convert::rules(misere, take_rule)?.has_closed_form())
+}
+
+/// Each heap's Grundy value and their XOR: no search, whatever the rules.
+#[pyfunction]
+pub fn grundy_values(
+    heaps: &Bound<'_, PyAny>,
+    misere: bool,
+    take_rule: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<u64>, u64)> {
+    let rules = convert::rules(misere, take_rule)?;
+    let heaps = convert::heaps(heaps)?;
+    Ok((
+        theory::grundy_values(&heaps, &rules)?,
+        theory::nim_sum(&heaps, &rules)?,
+    ))
+}
+
 /// Validate a move's heap index and take; return them as ints.
 #[pyfunction]
 pub fn check_move_args(heap: &Bound<'_, PyAny>, take: &Bound<'_, PyAny>) -> PyResult<(usize, u64)> {
