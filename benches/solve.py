@@ -3,8 +3,9 @@
     python benches/solve.py
 
 Outcome-only search (O(heaps) per position, one core) on 3- to 5-heap boxes of about
-25 million positions, with and without take limits; the search with remoteness on a
-smaller box; and a memoized recursive Python solver on a small box, for the ratio.
+25 million positions, with and without take limits, and with subtraction sets (misère
+play, which has no closed form); the search with remoteness on a smaller box; and a
+memoized recursive Python solver on a small box, for the ratio.
 """
 
 from __future__ import annotations
@@ -48,13 +49,20 @@ def main() -> None:
         ([300, 300, 300], nk.Rules(max_take=4)),
         ([70, 70, 70, 70], nk.Rules(misere=True, max_take=6)),
         ([30, 30, 30, 30, 30], nk.Rules()),
+        # Subtraction sets: every move is looked up (no per-line shortcut).
+        ([300, 300, 300], nk.Rules(misere=True, take={1, 3, 4})),
+        ([70, 70, 70, 70], nk.Rules(misere=True, take={2, 5, 7})),
     ]
     for bounds, rules in cases:
         print(
             f"outcomes, {len(bounds)} heaps to {bounds[0]}, {rules}: "
             f"{rate(bounds, rules, False) / 1e6:,.0f} M positions/s"
         )
-    for bounds, rules in [([60, 60, 60], nk.Rules()), ([60, 60, 60], nk.Rules(max_take=4))]:
+    for bounds, rules in [
+        ([60, 60, 60], nk.Rules()),
+        ([60, 60, 60], nk.Rules(max_take=4)),
+        ([60, 60, 60], nk.Rules(misere=True, take={1, 3, 4})),
+    ]:
         print(
             f"with remoteness, 3 heaps to 60, {rules}: "
             f"{rate(bounds, rules, True) / 1e6:,.1f} M positions/s"

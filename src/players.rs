@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::game::{winner_at_end, Player};
 use crate::position::{Move, Position};
-use crate::rules::Rules;
+use crate::rules::{Rules, TakeLimit};
 use crate::solver::Solver;
 use crate::theory::Outcome;
 
@@ -90,7 +90,23 @@ impl ComputerPlayer {
 /// A uniformly random legal move (`None` also when the rules do not fit the heaps).
 pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
     rules.check_heaps(heaps.len()).ok()?;
-    let takes = |heap: usize| rules.take_for(heap).count(heaps[heap]);
+    // One walk per common kind of rule, so that the walk does not branch on the rule
+    // of every heap (self-play spends its time here).
+    match rules.take_limit() {
+        TakeLimit::None => pick_move(heaps, rules, rng, |h| heaps[h]),
+        TakeLimit::All(k) => pick_move(heaps, rules, rng, |h| heaps[h].min(*k)),
+        _ => pick_move(heaps, rules, rng, |h| rules.take_for(h).count(heaps[h])),
+    }
+}
+
+/// A uniformly random move, given how many moves each heap allows.
+#[inline(always)]
+fn pick_move(
+    heaps: &[u64],
+    rules: &Rules,
+    rng: &mut impl rand::Rng,
+    takes: impl Fn(usize) -> u64,
+) -> Option<Move> {
     // The move count fits in 64 bits unless heaps come near 2^64; sampling and
     // walking in 64 bits is much cheaper than in 128.
     let total = (0..heaps.len()).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));

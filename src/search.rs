@@ -138,8 +138,6 @@ impl BoxSolution {
 pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
     let (size, strides) = layout(bounds, rules, max_positions)?;
     let m = bounds.len();
-    // No P-position seen on the line yet.
-    const NONE: u64 = u64::MAX;
     let takes: Vec<Take> = (0..m).map(|i| rules.take_for(i)).collect();
     // How far below a P-position may lie on a line; `None` for subtraction sets.
     let reach: Vec<Option<u64>> = takes
@@ -161,60 +159,94 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
         let block = strides[i] * (bounds[i] as usize + 1);
         index / block * strides[i] + index % strides[i]
     };
-    let mut lines = vec![0usize; m];
-    let mut heaps = vec![0u64; m];
-    let mut is_p = vec![false; size];
-    for index in 0..size {
-        let mut reaches_p = false;
-        let mut has_move = false;
-        for i in 0..m {
-            match reach[i] {
-                Some(reach) => {
-                    let below = last_p[i][lines[i]];
-                    reaches_p |= below != NONE && heaps[i] - below <= reach;
-                    has_move |= heaps[i] > 0;
+    let walk = Walk {
+        bounds,
+        strides: &strides,
+        takes: &takes,
+        reach: &reach,
+        misere: rules.is_misere(),
+    };
+    // Without sets the verdict loop needs no per-heap branch on the rule kind.
+    Ok(if reach.iter().any(Option::is_none) {
+        walk.run::<true>(size, &mut last_p, line_of)
+    } else {
+        walk.run::<false>(size, &mut last_p, line_of)
+    })
+}
+
+/// No P-position seen on the line yet.
+const NONE: u64 = u64::MAX;
+
+/// What `solve_outcomes` walks the box with.
+struct Walk<'a> {
+    bounds: &'a [u64],
+    strides: &'a [usize],
+    takes: &'a [Take<'a>],
+    reach: &'a [Option<u64>],
+    misere: bool,
+}
+
+impl Walk<'_> {
+    fn run<const SETS: bool>(
+        &self,
+        size: usize,
+        last_p: &mut [Vec<u64>],
+        line_of: impl Fn(usize, usize) -> usize,
+    ) -> Vec<bool> {
+        let (bounds, strides, m) = (self.bounds, self.strides, self.bounds.len());
+        let mut lines = vec![0usize; m];
+        let mut heaps = vec![0u64; m];
+        let mut is_p = vec![false; size];
+        for index in 0..size {
+            let mut reaches_p = false;
+            // Without sets only the empty position has no move.
+            let mut has_move = index != 0;
+            for i in 0..m {
+                match self.reach[i] {
+                    Some(reach) => {
+                        let below = last_p[i][lines[i]];
+                        reaches_p |= below != NONE && heaps[i] - below <= reach;
+                    }
+                    None if SETS && !reaches_p => {
+                        let mut moves = self.takes[i].takes(heaps[i]);
+                        reaches_p = moves.any(|s| is_p[index - s as usize * strides[i]]);
+                    }
+                    None => {}
                 }
-                None if !reaches_p => {
-                    let mut moves = takes[i].takes(heaps[i]).peekable();
-                    has_move |= moves.peek().is_some();
-                    reaches_p = moves.any(|s| is_p[index - s as usize * strides[i]]);
+            }
+            if SETS {
+                // With sets, heaps below the smallest element allow no move either.
+                has_move = reaches_p || (0..m).any(|i| self.takes[i].count(heaps[i]) > 0);
+            }
+            // A position with no move: P in normal play, N in misère.
+            let p = if has_move { !reaches_p } else { !self.misere };
+            is_p[index] = p;
+            if p {
+                for i in 0..m {
+                    if !SETS || self.reach[i].is_some() {
+                        last_p[i][lines[i]] = heaps[i];
+                    }
+                }
+            }
+            match m.checked_sub(1) {
+                Some(last) if heaps[last] < bounds[last] => {
+                    // The common step: the last heap grows; every other heap's line moves on.
+                    heaps[last] += 1;
+                    for line in &mut lines[..last] {
+                        *line += 1;
+                    }
+                }
+                Some(_) => {
+                    advance(&mut heaps, bounds);
+                    for (i, line) in lines.iter_mut().enumerate() {
+                        *line = line_of(index + 1, i);
+                    }
                 }
                 None => {}
             }
         }
-        // A position with no move: P in normal play, N in misère. Without sets only
-        // the empty position has none; with sets, heaps below the smallest element.
-        let p = if has_move {
-            !reaches_p
-        } else {
-            !rules.is_misere()
-        };
-        is_p[index] = p;
-        if p {
-            for i in 0..m {
-                if reach[i].is_some() {
-                    last_p[i][lines[i]] = heaps[i];
-                }
-            }
-        }
-        match m.checked_sub(1) {
-            Some(last) if heaps[last] < bounds[last] => {
-                // The common step: the last heap grows; every other heap's line moves on.
-                heaps[last] += 1;
-                for line in &mut lines[..last] {
-                    *line += 1;
-                }
-            }
-            Some(_) => {
-                advance(&mut heaps, bounds);
-                for (i, line) in lines.iter_mut().enumerate() {
-                    *line = line_of(index + 1, i);
-                }
-            }
-            None => {}
-        }
+        is_p
     }
-    Ok(is_p)
 }
 
 /// Check a box against the rules and the size limit; return its size and the
