@@ -3,12 +3,14 @@
 // positions and moves, checks the closed forms against the search on a small box,
 // and feeds arbitrary values to every public core function, which must answer with
 // a result or an error, never a panic.
+use std::sync::Arc;
+
 use arbitrary::{Result, Unstructured};
 use ndarray::{Array2, Array3};
 use nimkit::game::Game;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
-use nimkit::rules::{Rules, TakeLimit};
+use nimkit::rules::{HeapTake, Rules, TakeLimit};
 use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
@@ -20,7 +22,67 @@ pub fn check(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let _ = small_box(&mut u)
         .and_then(|_| subtraction(&mut u))
-        .and_then(|_| anything(&mut u));
+        .and_then(|_| anything(&mut u))
+        .and_then(|_| set_box(&mut u));
+}
+
+/// A small subtraction set with its Grundy sequence.
+fn small_set(u: &mut Unstructured<'_>) -> Result<Arc<GrundySequence>> {
+    let elements: Vec<u64> = (0..u.int_in_range(1..=3)?)
+        .map(|_| u.int_in_range(1..=7))
+        .collect::<Result<_>>()?;
+    let set = SubtractionSet::new(elements).expect("small positive elements");
+    Ok(Arc::new(
+        GrundySequence::find(set, 100_000).expect("small sets settle early"),
+    ))
+}
+
+/// Rules with subtraction sets on a small box: the fast search against the reference,
+/// the closed forms where they hold, and the batch kernels (searching in misère play).
+fn set_box(u: &mut Unstructured<'_>) -> Result<()> {
+    let heaps = u.int_in_range(1..=3)?;
+    let bounds: Vec<u64> = (0..heaps)
+        .map(|_| u.int_in_range(0..=8))
+        .collect::<Result<_>>()?;
+    let take = if u.arbitrary()? {
+        TakeLimit::Set(small_set(u)?)
+    } else {
+        let mut takes = Vec::with_capacity(heaps);
+        for _ in 0..heaps {
+            takes.push(match u.int_in_range(0..=2)? {
+                0 => HeapTake::Any,
+                1 => HeapTake::UpTo(u.int_in_range(1..=5)?),
+                _ => HeapTake::Set(small_set(u)?),
+            });
+        }
+        TakeLimit::PerHeap(takes)
+    };
+    let rules = Rules::new(u.arbitrary()?, take).expect("valid rules");
+    let solution = BoxSolution::solve(&bounds, &rules, 10_000).expect("a small box");
+    let fast = solve_outcomes(&bounds, &rules, 10_000).expect("a small box");
+    assert_eq!(fast, solution.is_p(), "{bounds:?} {rules:?}");
+    let mut rows = Vec::new();
+    let mut position = vec![0u64; heaps];
+    for _ in 0..box_size(&bounds) {
+        if rules.has_closed_form() {
+            let analysis = theory::analyse(&position, &rules).expect("closed form");
+            assert_eq!(analysis.outcome, solution.outcome(&position));
+            assert_eq!(analysis.winning_moves, solution.winning_moves(&position));
+        }
+        rows.extend_from_slice(&position);
+        advance(&mut position, &bounds);
+    }
+    let rows = Array2::from_shape_vec((rows.len() / heaps, heaps), rows)
+        .unwrap()
+        .into_dyn();
+    let mut ps = ndarray::ArrayD::<bool>::from_elem(ndarray::IxDyn(&[rows.shape()[0]]), false);
+    batch::is_p_position(rows.view(), &rules, 10_000, ps.view_mut()).expect("a small box");
+    assert_eq!(
+        ps.as_slice().unwrap(),
+        solution.is_p(),
+        "{bounds:?} {rules:?}"
+    );
+    Ok(())
 }
 
 /// A small subtraction set: its detected period against the definition.
