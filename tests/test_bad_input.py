@@ -161,6 +161,8 @@ def test_readme_table_matches_the_matrix():
         assert re.search(rf"\b{error.__name__}\b", rows[kind]), kind
     for kind in [
         "take limit below 1",
+        "bad subtraction set",
+        "search too large",
         "wrong count of per-heap limits",
         "wrong shape",
         "illegal move",
