@@ -2,8 +2,11 @@
 //! boxes: normal-play outcomes and every winning move from Grundy XOR, misère play by
 //! the fast search and the solver, remoteness by its recurrence, sets {1..k} against
 //! the closed forms of take-limit Nim, and games played under these rules.
+mod common;
+
 use std::sync::Arc;
 
+use common::{closed_forms_equal_search, positions};
 use ndarray::{Array2, ArrayD, IxDyn};
 use nimkit::batch;
 use nimkit::error::Error;
@@ -11,7 +14,7 @@ use nimkit::game::Game;
 use nimkit::players::{random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{HeapTake, Rules, TakeLimit};
-use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
+use nimkit::search::{solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
 use nimkit::subtraction::{GrundySequence, SubtractionSet};
 use nimkit::theory::{self, Outcome};
@@ -27,41 +30,15 @@ fn set_rules(misere: bool, elements: &[u64]) -> Rules {
     Rules::new(misere, TakeLimit::Set(set(elements))).unwrap()
 }
 
-/// Every position of the box, in the order of `BoxSolution::is_p`.
-fn positions(bounds: &[u64]) -> Vec<Vec<u64>> {
-    let mut heaps = vec![0; bounds.len()];
-    (0..box_size(bounds))
-        .map(|_| {
-            let here = heaps.clone();
-            advance(&mut heaps, bounds);
-            here
-        })
-        .collect()
-}
-
 /// Normal play: outcome and the exact list of winning moves (several per heap now)
 /// from the closed forms equal the search, on every position; the fast search agrees.
 fn check_closed_forms(bounds: &[u64], rules: &Rules) {
-    let solution = BoxSolution::solve(bounds, rules, u64::MAX).unwrap();
-    let mut p_positions = 0;
-    for heaps in positions(bounds) {
-        let analysis = theory::analyse(&heaps, rules).unwrap();
-        assert_eq!(
-            analysis.outcome,
-            solution.outcome(&heaps),
-            "{heaps:?} {rules:?}"
-        );
-        assert_eq!(
-            analysis.winning_moves,
-            solution.winning_moves(&heaps),
-            "{heaps:?} {rules:?}"
-        );
-        p_positions += usize::from(analysis.outcome == Outcome::P);
-    }
+    let p_positions = closed_forms_equal_search(bounds, rules);
     assert!(
         p_positions > 0 || bounds.iter().all(|&b| b == 0),
         "a box with no P-position proves little"
     );
+    let solution = BoxSolution::solve(bounds, rules, u64::MAX).unwrap();
     let fast = solve_outcomes(bounds, rules, u64::MAX).unwrap();
     assert_eq!(fast, solution.is_p(), "{rules:?}");
 }
