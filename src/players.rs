@@ -113,8 +113,17 @@ fn pick_move(
     match total {
         Some(0) => None,
         Some(total) => {
-            let (heap, i) = nth_move(rng.random_range(0..total), takes, heaps.len());
-            Some(Move::new(heap, rules.take_for(heap).nth(i)))
+            let pick = rng.random_range(0..total);
+            // Branch-free: the heap is the number of heaps whose moves all come before
+            // the pick (a random heap would mispredict a branch on every move).
+            let (mut heap, mut before, mut end) = (0usize, 0u64, 0u64);
+            for h in 0..heaps.len() {
+                end += takes(h);
+                let passed = end <= pick;
+                heap += usize::from(passed);
+                before = if passed { end } else { before };
+            }
+            Some(Move::new(heap, rules.take_for(heap).nth(pick - before)))
         }
         None => {
             let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();

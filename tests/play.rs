@@ -2,7 +2,7 @@
 use nimkit::error::Error;
 use nimkit::game::Game;
 use nimkit::players::{perfect_move, random_move, simulate, ComputerPlayer, Style};
-use nimkit::position::Move;
+use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::{Solver, DEFAULT_MAX_POSITIONS};
 use nimkit::theory::{self, Outcome};
@@ -137,6 +137,23 @@ fn random_moves_are_legal_and_cover_every_move() {
     assert_eq!(seen.len(), 5);
     assert!(seen.values().all(|&n| (800..1200).contains(&n)), "{seen:?}");
     assert_eq!(random_move(&[0, 0], &rules, &mut rng), None);
+    // An empty heap between two others, and every kind of rule.
+    for limit in [
+        TakeLimit::None,
+        TakeLimit::All(2),
+        TakeLimit::per_heap([Some(1), None, Some(3)]),
+    ] {
+        let rules = Rules::new(false, limit).unwrap();
+        let position = Position::new(vec![2, 0, 3]);
+        let moves: Vec<Move> = position.moves(&rules).unwrap().collect();
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..1000 * moves.len() {
+            let mv = random_move(position.heaps(), &rules, &mut rng).unwrap();
+            *seen.entry(mv).or_insert(0) += 1;
+        }
+        assert_eq!(seen.len(), moves.len(), "{rules:?}");
+        assert!(seen.values().all(|&n| (820..1180).contains(&n)), "{seen:?}");
+    }
     // Rules that do not fit the heaps give no move rather than a panic (found by fuzzing).
     assert_eq!(random_move(&[3, 3, 3], &rules, &mut rng), None);
 }
