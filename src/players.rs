@@ -135,16 +135,12 @@ fn pick_move(
 }
 
 /// The heap and the index among its takes of move number `pick` (from 0), in the
-/// order heap by heap, smallest take first.
-#[inline]
-fn nth_move<N>(mut pick: N, takes: impl Fn(usize) -> N, heaps: usize) -> (usize, u64)
-where
-    N: Copy + PartialOrd + std::ops::SubAssign + TryInto<u64>,
-{
+/// order heap by heap, smallest take first: the walk for move counts past 64 bits.
+fn nth_move(mut pick: u128, takes: impl Fn(usize) -> u128, heaps: usize) -> (usize, u64) {
     for heap in 0..heaps {
         let here = takes(heap);
         if pick < here {
-            let index = pick.try_into().ok().expect("a take fits in 64 bits");
+            let index = u64::try_from(pick).expect("a take fits in 64 bits");
             return (heap, index);
         }
         pick -= here;
