@@ -154,6 +154,13 @@ fn random_moves_are_legal_and_cover_every_move() {
         assert_eq!(seen.len(), moves.len(), "{rules:?}");
         assert!(seen.values().all(|&n| (820..1180).contains(&n)), "{seen:?}");
     }
+    // Past 2^64 moves in all: the 128-bit walk, still legal, reaching the last heap too.
+    let huge = [u64::MAX, u64::MAX, 5];
+    let picks: Vec<Move> = (0..300)
+        .map(|_| random_move(&huge, &Rules::normal(), &mut rng).unwrap())
+        .collect();
+    assert!(picks.iter().all(|m| m.take >= 1 && m.take <= huge[m.heap]));
+    assert!(picks.iter().any(|m| m.heap == 1) && picks.iter().any(|m| m.heap == 0));
     // Rules that do not fit the heaps give no move rather than a panic (found by fuzzing).
     assert_eq!(random_move(&[3, 3, 3], &rules, &mut rng), None);
 }
