@@ -154,7 +154,7 @@ fn random_moves_are_legal_and_cover_every_move() {
         assert_eq!(seen.len(), moves.len(), "{rules:?}");
         assert!(seen.values().all(|&n| (820..1180).contains(&n)), "{seen:?}");
     }
-    // Past 2^64 moves in all: the 128-bit walk, still legal, reaching the last heap too.
+    // Past 2^64 moves in all: the 128-bit walk, legal and spread over both huge heaps.
     let huge = [u64::MAX, u64::MAX, 5];
     let picks: Vec<Move> = (0..300)
         .map(|_| random_move(&huge, &Rules::normal(), &mut rng).unwrap())
