@@ -21,7 +21,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import nimkit as nk
 
-
 #: Each engine is timed this many times; the best run counts, for both alike.
 RUNS = 3
 

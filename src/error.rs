@@ -91,7 +91,7 @@ pub enum Error {
     #[error("misère play of subtraction sets other than {{1..k}} has no closed form; search it")]
     NoClosedForm,
 
-    #[error("{0} is not available for subtraction sets other than {{1..k}}")]
+    #[error("{0} is for Nim and take limits, not subtraction sets; use nimkit.solve")]
     NotForSets(&'static str),
 }
 

@@ -41,7 +41,7 @@ fn heaps(bounds: &[u64], rules: &Rules) -> Result<Vec<Heap>> {
         .iter()
         .enumerate()
         .map(|(i, &bound)| match rules.take_for(i) {
-            Take::Set(_) => Err(Error::NotForSets("enumerating P-positions")),
+            Take::Set(_) => Err(Error::NotForSets("enumerating and counting P-positions")),
             take => Ok(Heap {
                 bound,
                 modulus: take.modulus(),

@@ -207,3 +207,15 @@ def test_cli_take(capsys):
         main(["analyse", "3", "--take", "x"])
     with pytest.raises(SystemExit):
         main(["analyse", "3", "--take", "1,2", "--max-take", "2"])
+
+
+def test_p_position_tables_refuse_sets():
+    with pytest.raises(ValueError, match=r"not subtraction sets; use nimkit\.solve"):
+        nk.p_positions([5, 5], nk.Rules(take={1, 3}))
+    with pytest.raises(ValueError, match="not subtraction sets"):
+        nk.count_p_positions([5, 5], nk.Rules(take=[{1, 3}, None]))
+
+
+def test_a_simulation_repr_is_a_summary():
+    result = nk.simulate([3, 4], nk.Rules(take={1, 2}), nk.PerfectPlayer(), nk.RandomPlayer(), 100)
+    assert repr(result).startswith("Simulation(wins=(100, 0), games=100, mean_length=")

@@ -247,6 +247,15 @@ class Simulation:
     #: The share of games in which each player's first turn came in a won position.
     won_start_share: tuple[float, float]
 
+    def __repr__(self) -> str:
+        # A summary: the lengths of a million games do not belong in a repr.
+        games = len(self.lengths)
+        mean = f"{self.lengths.mean():.2f}" if games else "n/a"
+        return (
+            f"Simulation(wins={self.wins}, games={games}, mean_length={mean}, "
+            f"won_start_share={self.won_start_share})"
+        )
+
 
 def simulate(
     position: Position | Iterable[SupportsIndex],

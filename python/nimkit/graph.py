@@ -26,8 +26,8 @@ def game_graph(
     nx = require("networkx", "graph")
     rules = rules_or_default(rules)
     start = position if isinstance(position, Position) else Position(position)
-    if symmetric and isinstance(rules.max_take, tuple):
-        raise ValueError("symmetric=True needs the same take limit on every heap")
+    if symmetric and (isinstance(rules.max_take, tuple) or isinstance(rules.take, tuple)):
+        raise ValueError("symmetric=True needs the same take rule on every heap")
     key = (lambda p: Position(sorted(p))) if symmetric else (lambda p: p)
     graph = nx.DiGraph()
     frontier = [key(start)]
