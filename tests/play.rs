@@ -169,39 +169,19 @@ fn random_moves_are_legal_and_cover_every_move() {
 fn simulation_is_reproducible_and_consistent() {
     let rules = Rules::misere();
     let styles = [Style::Fallible(0.2), Style::Random];
-    let first = simulate(
-        &[1, 3, 5, 7],
-        &rules,
-        styles,
-        2000,
-        42,
-        DEFAULT_MAX_POSITIONS,
-    )
-    .unwrap();
-    assert_eq!(
-        first,
+    let run = |seed| {
         simulate(
             &[1, 3, 5, 7],
             &rules,
             styles,
             2000,
-            42,
-            DEFAULT_MAX_POSITIONS
+            seed,
+            DEFAULT_MAX_POSITIONS,
         )
-        .unwrap()
-    );
-    assert_ne!(
-        first,
-        simulate(
-            &[1, 3, 5, 7],
-            &rules,
-            styles,
-            2000,
-            43,
-            DEFAULT_MAX_POSITIONS
-        )
-        .unwrap()
-    );
+    };
+    let first = run(42).unwrap();
+    assert_eq!(first, run(42).unwrap());
+    assert_ne!(first, run(43).unwrap());
     assert_eq!(first.wins[0] + first.wins[1], 2000);
     assert_eq!(first.lengths.len(), 2000);
     assert!(first.lengths.iter().all(|&l| (4..=16).contains(&l)));
