@@ -93,6 +93,48 @@ pub enum Error {
 
     #[error("{0} is for Nim and take limits, not subtraction sets; use nimkit.solve")]
     NotForSets(&'static str),
+
+    #[error("bad take-and-break code {code:?}: {reason}")]
+    BadCode { code: String, reason: String },
+
+    #[error(
+        "illegal move: heap {heap} of {size} cannot lose {take}{} under these rules",
+        parts_text(into)
+    )]
+    NotAnOption {
+        heap: usize,
+        size: u64,
+        take: u64,
+        into: Vec<u64>,
+    },
+
+    #[error(
+        "heap {heap} is out of reach for the code {code}: no period is proven within the \
+         first {limit} heaps, the most computed by the definition"
+    )]
+    CodeHeapTooLarge { code: String, heap: u64, limit: u64 },
+
+    #[error(
+        "the code {code} splits heaps, so it must be the rule of every heap (code=...), \
+         not of one heap among others"
+    )]
+    SplitPerHeap { code: String },
+
+    #[error(
+        "{0} is not available for take-and-break codes that split heaps; solve positions \
+         one by one (Position.outcome, Position.winning_moves, nimkit.Game)"
+    )]
+    NotForSplits(&'static str),
+
+    #[error("{0} is for Nim and take limits, not take-and-break codes")]
+    NotForCodes(&'static str),
+
+    #[error(
+        "misère play of this take-and-break code has no closed form; solving by search \
+         needs more than max_positions = {limit} positions below {start:?} (raise \
+         max_positions to allow it)"
+    )]
+    MultisetSearchTooLarge { start: Vec<u64>, limit: u64 },
 }
 
 impl Error {
@@ -105,6 +147,7 @@ impl Error {
                 | Error::TakeTooMany { .. }
                 | Error::OverLimit { .. }
                 | Error::NotInSet { .. }
+                | Error::NotAnOption { .. }
                 | Error::GameOver
         )
     }
@@ -117,6 +160,19 @@ fn heap_suffix(heap: Option<usize>) -> String {
 fn set_text(set: &[u64]) -> String {
     let elements: Vec<String> = set.iter().map(u64::to_string).collect();
     format!("{{{}}}", elements.join(", "))
+}
+
+fn parts_text(into: &[u64]) -> String {
+    match into {
+        [] => String::new(),
+        _ => format!(
+            " and split into {}",
+            into.iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ")
+        ),
+    }
 }
 
 fn index_text(index: &[usize]) -> String {

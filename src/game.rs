@@ -1,6 +1,6 @@
 //! A game in progress: position, history, whose turn, who won.
 use crate::error::{Error, Result};
-use crate::position::{check_move, Move, Position};
+use crate::position::{apply, check_move, undo, Move, Position};
 use crate::rules::Rules;
 use crate::solver::{Solver, DEFAULT_MAX_POSITIONS};
 use crate::theory::Outcome;
@@ -98,7 +98,7 @@ impl Game {
             return Err(Error::GameOver);
         }
         check_move(&self.heaps, mv, self.rules())?;
-        self.heaps[mv.heap] -= mv.take;
+        apply(&mut self.heaps, &mv);
         self.history.push(mv);
         Ok(())
     }
@@ -106,11 +106,12 @@ impl Game {
     /// Take back the last move.
     pub fn pop(&mut self) -> Option<Move> {
         let mv = self.history.pop()?;
-        self.heaps[mv.heap] += mv.take;
+        undo(&mut self.heaps, &mv);
         Some(mv)
     }
 
-    /// No move is left (with a subtraction set, heaps below its smallest element stay).
+    /// No move is left (with a subtraction set, heaps below its smallest element stay;
+    /// with a code, heaps too small for any take).
     pub fn is_over(&self) -> bool {
         let rules = self.rules();
         (0..self.heaps.len()).all(|i| rules.take_for(i).count(self.heaps[i]) == 0)
@@ -143,7 +144,7 @@ impl Game {
         for (ply, &played) in self.history.iter().enumerate() {
             let analysis = self.solver.analyse(&heaps);
             let before = heaps.clone();
-            heaps[played.heap] -= played.take;
+            apply(&mut heaps, &played);
             let after = self.solver.outcome(&heaps);
             if analysis.outcome == Outcome::N && after == Outcome::N {
                 mistakes.push(Mistake {

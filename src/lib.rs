@@ -2,14 +2,17 @@
 pub mod batch;
 pub mod error;
 pub mod game;
+pub mod heap;
+pub mod multiset;
 pub mod players;
 pub mod position;
 pub mod rules;
 pub mod search;
 pub mod solver;
-pub mod subtraction;
 pub mod tables;
 pub mod theory;
+
+pub use heap::{code, subtraction};
 
 #[cfg(feature = "python")]
 mod python;

@@ -4,7 +4,7 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use crate::game::{winner_at_end, Player};
-use crate::position::{Move, Position};
+use crate::position::{apply, undo, Move, Position};
 use crate::rules::{Rules, TakeLimit};
 use crate::solver::Solver;
 use crate::theory::Outcome;
@@ -123,13 +123,18 @@ fn pick_move(
                 heap += usize::from(passed);
                 before = if passed { end } else { before };
             }
-            Some(Move::new(heap, rules.take_for(heap).nth(pick - before)))
+            Some(
+                rules
+                    .take_for(heap)
+                    .nth(heaps[heap], pick - before)
+                    .on(heap),
+            )
         }
         None => {
             let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();
             let pick = rng.random_range(0..total);
             let (heap, i) = nth_move(pick, |h| u128::from(takes(h)), heaps.len());
-            Some(Move::new(heap, rules.take_for(heap).nth(i)))
+            Some(rules.take_for(heap).nth(heaps[heap], i).on(heap))
         }
     }
 }
@@ -161,14 +166,15 @@ pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
     let mut best: Option<(usize, u64, Move)> = None;
     for (heap, &n) in heaps.iter().enumerate() {
         let most = if weigh_all { u64::MAX } else { SMALL_TAKES };
-        for take in rules.take_for(heap).takes(n).take(most as usize) {
-            after[heap] = n - take;
+        for option in rules.take_for(heap).options(n).take(most as usize) {
+            let mv = option.on(heap);
+            apply(&mut after, &mv);
             let replies = solver.winning_moves(&after).len();
-            if best.is_none_or(|(r, t, _)| (replies, take) < (r, t)) {
-                best = Some((replies, take, Move::new(heap, take)));
+            undo(&mut after, &mv);
+            if best.is_none_or(|(r, t, _)| (replies, mv.take) < (r, t)) {
+                best = Some((replies, mv.take, mv));
             }
         }
-        after[heap] = n;
     }
     best.map(|(_, _, mv)| mv)
 }
@@ -183,10 +189,12 @@ pub fn fastest_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
     let moves = position.moves(solver.rules()).ok()?;
     let mut after = heaps.to_vec();
     let scored = moves.filter_map(|mv| {
-        after[mv.heap] -= mv.take;
+        apply(&mut after, &mv);
         let keep = !winning || solver.outcome(&after) == Outcome::P;
-        let r = solver.remoteness(&after).expect("the table covers the box");
-        after[mv.heap] += mv.take;
+        let r = solver
+            .remoteness(&after)
+            .expect("the table covers the game");
+        undo(&mut after, &mv);
         // Minimise when winning, maximise when losing; the first move wins ties.
         keep.then_some((if winning { i64::from(r) } else { -i64::from(r) }, mv))
     });
@@ -231,7 +239,8 @@ pub fn simulate(
         .map_init(
             || start.to_vec(),
             |heaps, (g, length)| {
-                heaps.copy_from_slice(start);
+                heaps.clear();
+                heaps.extend_from_slice(start);
                 let mut players = [0u64, 1].map(|p| {
                     let state = stream_state(seed, g as u64, p);
                     ComputerPlayer::from_state(styles[p as usize], state)
@@ -242,7 +251,7 @@ pub fn simulate(
                         let won = solver.outcome(heaps) == Outcome::N;
                         won_start[to_move as usize] = u64::from(won);
                     }
-                    heaps[mv.heap] -= mv.take;
+                    apply(heaps, &mv);
                     to_move ^= 1;
                     turns += 1;
                 }

@@ -2,16 +2,134 @@
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 
-/// One move: take `take` objects from heap number `heap` (0-based).
+/// The heaps a splitting move leaves in place of the heap it is played on: two or
+/// three nonempty sizes, in the order they take in the position. Empty
+/// (`Parts::NONE`) for a move that leaves one heap or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Parts {
+    len: u8,
+    sizes: [u64; 3],
+}
+
+impl Parts {
+    /// No split: the heap loses `take` and stays (possibly empty).
+    pub const NONE: Parts = Parts {
+        len: 0,
+        sizes: [0; 3],
+    };
+
+    pub fn two(a: u64, b: u64) -> Self {
+        Parts {
+            len: 2,
+            sizes: [a, b, 0],
+        }
+    }
+
+    pub fn three(a: u64, b: u64, c: u64) -> Self {
+        Parts {
+            len: 3,
+            sizes: [a, b, c],
+        }
+    }
+
+    /// Two or three sizes; `None` for any other count.
+    pub fn new(sizes: &[u64]) -> Option<Self> {
+        match *sizes {
+            [a, b] => Some(Parts::two(a, b)),
+            [a, b, c] => Some(Parts::three(a, b, c)),
+            _ => None,
+        }
+    }
+
+    pub fn sizes(&self) -> &[u64] {
+        &self.sizes[..self.len as usize]
+    }
+
+    pub fn is_split(&self) -> bool {
+        self.len > 0
+    }
+}
+
+/// What one move does to one heap: take `take` objects and leave `into` (see `Parts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HeapMove {
+    pub take: u64,
+    pub into: Parts,
+}
+
+impl HeapMove {
+    pub fn take(take: u64) -> Self {
+        HeapMove {
+            take,
+            into: Parts::NONE,
+        }
+    }
+
+    pub fn split(take: u64, into: Parts) -> Self {
+        HeapMove { take, into }
+    }
+
+    /// This move played on heap number `heap`.
+    pub fn on(self, heap: usize) -> Move {
+        Move {
+            heap,
+            take: self.take,
+            into: self.into,
+        }
+    }
+}
+
+/// One move: take `take` objects from heap number `heap` (0-based); a split leaves
+/// `into` in its place (heap `heap` becomes `into[0]`, later parts follow it, later
+/// heaps shift right).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     pub heap: usize,
     pub take: u64,
+    pub into: Parts,
 }
 
 impl Move {
     pub fn new(heap: usize, take: u64) -> Self {
-        Move { heap, take }
+        Move {
+            heap,
+            take,
+            into: Parts::NONE,
+        }
+    }
+
+    pub fn split(heap: usize, take: u64, into: Parts) -> Self {
+        Move { heap, take, into }
+    }
+
+    /// What the move does to its heap.
+    pub fn heap_move(&self) -> HeapMove {
+        HeapMove {
+            take: self.take,
+            into: self.into,
+        }
+    }
+}
+
+/// Play a legal move on `heaps` in place.
+pub fn apply(heaps: &mut Vec<u64>, mv: &Move) {
+    match mv.into.sizes() {
+        [] => heaps[mv.heap] -= mv.take,
+        [first, rest @ ..] => {
+            heaps[mv.heap] = *first;
+            heaps.splice(mv.heap + 1..mv.heap + 1, rest.iter().copied());
+        }
+    }
+}
+
+/// Take back `mv`, the last move played on `heaps`.
+pub fn undo(heaps: &mut Vec<u64>, mv: &Move) {
+    let parts = mv.into.sizes();
+    if parts.is_empty() {
+        heaps[mv.heap] += mv.take;
+    } else {
+        heaps.drain(mv.heap + 1..mv.heap + parts.len());
+        heaps[mv.heap] = parts.iter().sum::<u64>() + mv.take;
     }
 }
 
@@ -32,18 +150,19 @@ impl Position {
     pub fn after(&self, mv: Move, rules: &Rules) -> Result<Position> {
         check_move(&self.0, mv, rules)?;
         let mut heaps = self.0.clone();
-        heaps[mv.heap] -= mv.take;
+        apply(&mut heaps, &mv);
         Ok(Position(heaps))
     }
 
-    /// Every legal move, heap by heap, smallest take first.
+    /// Every legal move, heap by heap, smallest take first (then one heap before a
+    /// split, then the parts, smallest first).
     pub fn moves<'a>(&'a self, rules: &'a Rules) -> Result<impl Iterator<Item = Move> + 'a> {
         rules.check_heaps(self.0.len())?;
         Ok(self.0.iter().enumerate().flat_map(move |(heap, &n)| {
             rules
                 .take_for(heap)
-                .takes(n)
-                .map(move |take| Move { heap, take })
+                .options(n)
+                .map(move |option| option.on(heap))
         }))
     }
 
@@ -74,10 +193,11 @@ pub fn check_move(heaps: &[u64], mv: Move, rules: &Rules) -> Result<()> {
             heaps: heaps.len(),
         });
     };
-    if mv.take == 0 {
+    if mv.take == 0 && !mv.into.is_split() {
         return Err(Error::TakeNothing);
     }
-    rules.take_for(mv.heap).check(mv.heap, mv.take)?;
+    let take = rules.take_for(mv.heap);
+    take.check(mv.heap, mv.take)?;
     if mv.take > size {
         return Err(Error::TakeTooMany {
             heap: mv.heap,
@@ -85,5 +205,5 @@ pub fn check_move(heaps: &[u64], mv: Move, rules: &Rules) -> Result<()> {
             size,
         });
     }
-    Ok(())
+    take.check_option(mv.heap, size, &mv.heap_move())
 }

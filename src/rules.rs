@@ -1,7 +1,9 @@
 //! The rules of a take-away game: how it ends and how much one turn may take.
 use std::sync::Arc;
 
+use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
+use crate::position::HeapMove;
 use crate::subtraction::GrundySequence;
 use crate::theory;
 
@@ -14,6 +16,9 @@ pub enum HeapTake {
     UpTo(u64),
     /// Exactly one element of a finite subtraction set (with its Grundy sequence).
     Set(Arc<GrundySequence>),
+    /// A take-and-break code that never splits (a code that splits must be the rule
+    /// of every heap: the heaps it makes need a rule too).
+    Code(Arc<TakeAndBreak>),
 }
 
 impl From<Option<u64>> for HeapTake {
@@ -32,6 +37,8 @@ pub enum TakeLimit {
     All(u64),
     /// One subtraction set for every heap.
     Set(Arc<GrundySequence>),
+    /// One take-and-break code for every heap.
+    Code(Arc<TakeAndBreak>),
     /// One rule per heap.
     PerHeap(Vec<HeapTake>),
 }
@@ -54,12 +61,16 @@ impl Rules {
     /// Validated rules: every take limit is at least 1.
     pub fn new(misere: bool, limit: TakeLimit) -> Result<Self> {
         match &limit {
-            TakeLimit::None | TakeLimit::Set(_) => {}
+            TakeLimit::None | TakeLimit::Set(_) | TakeLimit::Code(_) => {}
             TakeLimit::All(k) => check_limit(*k, None)?,
             TakeLimit::PerHeap(takes) => {
                 for (heap, take) in takes.iter().enumerate() {
-                    if let HeapTake::UpTo(k) = take {
-                        check_limit(*k, Some(heap))?;
+                    match take {
+                        HeapTake::UpTo(k) => check_limit(*k, Some(heap))?,
+                        HeapTake::Code(code) if code.splits() => {
+                            return Err(Error::SplitPerHeap { code: code.code() })
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -95,12 +106,51 @@ impl Rules {
             TakeLimit::None => Take::Any,
             TakeLimit::All(k) => Take::UpTo(*k),
             TakeLimit::Set(set) => Take::Set(set),
+            TakeLimit::Code(code) => Take::Code(code),
             TakeLimit::PerHeap(takes) => match &takes[heap] {
                 HeapTake::Any => Take::Any,
                 HeapTake::UpTo(k) => Take::UpTo(*k),
                 HeapTake::Set(set) => Take::Set(set),
+                HeapTake::Code(code) => Take::Code(code),
             },
         }
+    }
+
+    /// The take-and-break codes among the rules.
+    fn codes(&self) -> impl Iterator<Item = &TakeAndBreak> {
+        let (all, per_heap) = match &self.limit {
+            TakeLimit::Code(code) => (Some(&**code), &[][..]),
+            TakeLimit::PerHeap(takes) => (None, &takes[..]),
+            _ => (None, &[][..]),
+        };
+        let each = per_heap.iter().filter_map(|t| match t {
+            HeapTake::Code(code) => Some(&**code),
+            _ => None,
+        });
+        all.into_iter().chain(each)
+    }
+
+    /// Whether some move may split a heap (positions then change their heap count,
+    /// and searches run over multisets of heaps, not boxes).
+    pub fn splits(&self) -> bool {
+        self.codes().any(TakeAndBreak::splits)
+    }
+
+    /// Whether some heap follows a take-and-break code.
+    pub fn has_code(&self) -> bool {
+        self.codes().next().is_some()
+    }
+
+    /// Check a position against the rules: the heap count, and for codes, that the
+    /// Grundy value of every heap is within reach (computed or given by a period).
+    pub fn check_position(&self, heaps: &[u64]) -> Result<()> {
+        self.check_heaps(heaps.len())?;
+        self.check_heaps_up_to(heaps.iter().copied().max().unwrap_or(0))
+    }
+
+    /// For codes: make the Grundy value of every heap up to `top` within reach.
+    pub fn check_heaps_up_to(&self, top: u64) -> Result<()> {
+        self.codes().try_for_each(|code| code.ensure(top))
     }
 
     /// Whether some heap has a subtraction set that is not {1..k}.
@@ -118,8 +168,9 @@ impl Rules {
     /// Whether the closed forms decide outcomes: always in normal play (Grundy values
     /// and their XOR), in misère play only for Nim with take limits. Misère play of
     /// general subtraction sets is not governed by the XOR rule: it needs search.
+    /// Take-and-break codes in misère play need search too.
     pub fn has_closed_form(&self) -> bool {
-        !self.misere || !self.has_general_sets()
+        !self.misere || !(self.has_general_sets() || self.has_code())
     }
 
     /// Per-heap rules must come one per heap.
@@ -149,6 +200,7 @@ pub enum Take<'a> {
     Any,
     UpTo(u64),
     Set(&'a GrundySequence),
+    Code(&'a TakeAndBreak),
 }
 
 impl<'a> Take<'a> {
@@ -159,6 +211,7 @@ impl<'a> Take<'a> {
             Take::Any => n,
             Take::UpTo(k) => theory::grundy(n, Some(k)),
             Take::Set(set) => u64::from(set.grundy(n)),
+            Take::Code(code) => u64::from(code.grundy(n)),
         }
     }
 
@@ -178,22 +231,50 @@ impl<'a> Take<'a> {
             Take::Any => n,
             Take::UpTo(k) => n.min(k),
             Take::Set(set) => set.set().count_up_to(n) as u64,
+            Take::Code(code) => code.count(n),
         }
     }
 
-    /// The `i`-th smallest legal take (from 0), for `i < count(n)`.
+    /// Option number `i` (from 0) of a heap of `n`, for `i < count(n)`: without a
+    /// code, the `i`-th smallest legal take.
     #[inline]
-    pub fn nth(self, i: u64) -> u64 {
+    pub fn nth(self, n: u64, i: u64) -> HeapMove {
         match self {
-            Take::Set(set) => set.set().elements()[i as usize],
-            _ => i + 1,
+            Take::Set(set) => HeapMove::take(set.set().elements()[i as usize]),
+            Take::Code(code) => code.nth(n, i),
+            _ => HeapMove::take(i + 1),
         }
     }
 
-    /// Every legal take from a heap of `n`, smallest first.
+    /// Every option of a heap of `n`, smallest take first.
+    #[inline]
+    pub fn options(self, n: u64) -> impl Iterator<Item = HeapMove> + 'a {
+        (0..self.count(n)).map(move |i| self.nth(n, i))
+    }
+
+    /// Every legal take from a heap of `n`, smallest first, for rules that never
+    /// split (the box searches).
     #[inline]
     pub fn takes(self, n: u64) -> impl Iterator<Item = u64> + 'a {
-        (0..self.count(n)).map(move |i| self.nth(i))
+        self.options(n).map(|option| option.take)
+    }
+
+    /// Why a heap of `size` may not make `option`, if it may not (after `check`).
+    pub fn check_option(self, heap: usize, size: u64, option: &HeapMove) -> Result<()> {
+        let allowed = match self {
+            Take::Code(code) => code.allows(size, option.take, &option.into),
+            _ => !option.into.is_split(),
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(Error::NotAnOption {
+                heap,
+                size,
+                take: option.take,
+                into: option.into.sizes().to_vec(),
+            })
+        }
     }
 
     /// Why taking `take` is not allowed whatever the heap's size, if it is not.
@@ -210,27 +291,41 @@ impl<'a> Take<'a> {
                 })
             }
             Take::Set(_) => Ok(()),
+            Take::Code(code) if take > code.max_take() => Err(Error::OverLimit {
+                heap,
+                take,
+                limit: code.max_take(),
+            }),
+            Take::Code(_) => Ok(()),
         }
     }
 
-    /// Every take from a heap of `n` that leaves Grundy value `target`, smallest first.
-    /// With no set there is at most one, found in O(1).
-    pub fn to_grundy(self, n: u64, target: u64) -> impl Iterator<Item = u64> + 'a {
-        let (single, set) = match self {
-            Take::Set(set) => (None, Some(set)),
-            _ => (
-                theory::take_from(n, self.grundy(n), self.modulus(), target),
-                None,
-            ),
+    /// Every option of a heap of `n` that leaves Grundy value `target`, in the order of
+    /// `options`. Without a set or a code there is at most one, found in O(1).
+    pub fn to_grundy(self, n: u64, target: u64) -> impl Iterator<Item = HeapMove> + 'a {
+        let single = match self {
+            Take::Any | Take::UpTo(_) => {
+                theory::take_from(n, self.grundy(n), self.modulus(), target)
+            }
+            _ => None,
         };
-        let from_set = set.into_iter().flat_map(move |set| {
-            set.set()
-                .elements()
-                .iter()
-                .take_while(move |&&s| s <= n)
-                .filter(move |&&s| u64::from(set.grundy(n - s)) == target)
-                .copied()
+        let searched = match self {
+            Take::Set(_) | Take::Code(_) => Some(self),
+            _ => None,
+        };
+        let scan = searched.into_iter().flat_map(move |take| {
+            take.options(n)
+                .filter(move |option| take.option_value(n, option) == target)
         });
-        single.into_iter().chain(from_set)
+        single.map(HeapMove::take).into_iter().chain(scan)
+    }
+
+    /// The Grundy value an option of a heap of `n` leaves (XOR of the parts' values).
+    #[inline]
+    pub fn option_value(self, n: u64, option: &HeapMove) -> u64 {
+        match self {
+            Take::Code(code) => u64::from(code.option_value(n, option)),
+            _ => self.grundy(n - option.take),
+        }
     }
 }

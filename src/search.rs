@@ -105,7 +105,7 @@ impl BoxSolution {
         for (heap, &n) in heaps.iter().enumerate() {
             for take in self.rules.take_for(heap).takes(n) {
                 if self.is_p[index - take as usize * self.strides[heap]] {
-                    moves.push(Move { heap, take });
+                    moves.push(Move::new(heap, take));
                 }
             }
         }
@@ -145,7 +145,7 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
         .map(|take| match take {
             Take::Any => Some(u64::MAX),
             Take::UpTo(k) => Some(*k),
-            Take::Set(_) => None,
+            Take::Set(_) | Take::Code(_) => None,
         })
         .collect();
     let mut last_p: Vec<Vec<u64>> = (0..m)
@@ -252,7 +252,10 @@ impl Walk<'_> {
 /// Check a box against the rules and the size limit; return its size and the
 /// index strides of its heaps (lexicographic order, last heap fastest).
 fn layout(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<(usize, Vec<usize>)> {
-    rules.check_heaps(bounds.len())?;
+    if rules.splits() {
+        return Err(Error::NotForSplits("searching a box"));
+    }
+    rules.check_position(bounds)?;
     let size = box_size(bounds);
     if size > u128::from(max_positions) {
         return Err(Error::BoxTooLarge {

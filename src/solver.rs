@@ -1,9 +1,11 @@
 //! Answers about every position below a start position, under any rules: the closed
-//! forms where they hold, else a table from exact search over the box below the start
-//! (every position a game from the start can reach lies in that box).
+//! forms where they hold, else a table from exact search: over the box below the start
+//! (every position a game from the start can reach lies in that box), or, when moves
+//! split heaps, over every multiset of heaps reachable from the start.
 use std::sync::{Arc, OnceLock};
 
 use crate::error::{Error, Result};
+use crate::multiset::MultisetSolution;
 use crate::position::Move;
 use crate::rules::Rules;
 use crate::search::{box_size, BoxSolution};
@@ -18,15 +20,68 @@ pub struct Solver {
     rules: Rules,
     start: Vec<u64>,
     max_positions: u64,
-    /// The searched box, when the closed forms do not decide outcomes.
-    table: Option<Arc<BoxSolution>>,
-    /// Remoteness of the box, found on first demand (`None`: over `max_positions`).
+    /// The searched positions, when the closed forms do not decide outcomes.
+    table: Option<Table>,
+    /// Remoteness of the positions, found on first demand (`None`: over `max_positions`).
     remoteness: Arc<OnceLock<Option<Remoteness>>>,
+}
+
+/// An exact search's labels.
+#[derive(Debug, Clone)]
+enum Table {
+    Box(Arc<BoxSolution>),
+    Multiset(Arc<MultisetSolution>),
+}
+
+impl Table {
+    fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
+        if rules.splits() {
+            return MultisetSolution::solve(start, rules, max_positions)
+                .map(|s| Table::Multiset(Arc::new(s)));
+        }
+        let solution = BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
+            Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
+                bounds: start.to_vec(),
+                positions,
+                limit,
+            },
+            other => other,
+        })?;
+        Ok(Table::Box(Arc::new(solution)))
+    }
+
+    fn outcome(&self, heaps: &[u64]) -> Outcome {
+        match self {
+            Table::Box(table) => table.outcome(heaps),
+            Table::Multiset(table) => table.outcome(heaps),
+        }
+    }
+
+    fn winning_moves(&self, heaps: &[u64]) -> Vec<Move> {
+        match self {
+            Table::Box(table) => table.winning_moves(heaps),
+            Table::Multiset(table) => table.winning_moves(heaps),
+        }
+    }
+
+    fn remoteness(&self) -> Vec<u32> {
+        match self {
+            Table::Box(table) => table.remoteness(),
+            Table::Multiset(table) => table.remoteness(),
+        }
+    }
+
+    fn remoteness_of(&self, values: &[u32], heaps: &[u64]) -> u32 {
+        match self {
+            Table::Box(table) => values[table.index(heaps)],
+            Table::Multiset(table) => table.remoteness_of(values, heaps),
+        }
+    }
 }
 
 #[derive(Debug)]
 struct Remoteness {
-    solution: Arc<BoxSolution>,
+    table: Table,
     values: Vec<u32>,
 }
 
@@ -34,20 +89,11 @@ impl Solver {
     /// A solver for `start` and every position below it. Searches the box when the
     /// rules need it, refusing one of more than `max_positions` positions.
     pub fn new(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
-        rules.check_heaps(start.len())?;
+        rules.check_position(start)?;
         let table = if rules.has_closed_form() {
             None
         } else {
-            let solution =
-                BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
-                    Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
-                        bounds: start.to_vec(),
-                        positions,
-                        limit,
-                    },
-                    other => other,
-                })?;
-            Some(Arc::new(solution))
+            Some(Table::solve(start, rules, max_positions)?)
         };
         Ok(Solver {
             rules: rules.clone(),
@@ -96,22 +142,22 @@ impl Solver {
     }
 
     /// The remoteness of `heaps` (moves to the end when the winner hurries and the
-    /// loser delays), or `None` when the box below the start holds more than
-    /// `max_positions` positions. The table is built on first use and shared by clones.
+    /// loser delays), or `None` when the positions below the start are more than
+    /// `max_positions`. The table is built on first use and shared by clones.
     pub fn remoteness(&self, heaps: &[u64]) -> Option<u32> {
         let table = self.remoteness.get_or_init(|| {
-            if box_size(&self.start) > u128::from(self.max_positions) {
+            if !self.rules.splits() && box_size(&self.start) > u128::from(self.max_positions) {
                 return None;
             }
-            let solution = match &self.table {
-                Some(table) => Arc::clone(table),
-                None => {
-                    Arc::new(BoxSolution::solve(&self.start, &self.rules, self.max_positions).ok()?)
-                }
+            let table = match &self.table {
+                Some(table) => table.clone(),
+                None => Table::solve(&self.start, &self.rules, self.max_positions).ok()?,
             };
-            let values = solution.remoteness();
-            Some(Remoteness { solution, values })
+            let values = table.remoteness();
+            Some(Remoteness { table, values })
         });
-        table.as_ref().map(|t| t.values[t.solution.index(heaps)])
+        table
+            .as_ref()
+            .map(|t| t.table.remoteness_of(&t.values, heaps))
     }
 }

@@ -42,6 +42,7 @@ fn heaps(bounds: &[u64], rules: &Rules) -> Result<Vec<Heap>> {
         .enumerate()
         .map(|(i, &bound)| match rules.take_for(i) {
             Take::Set(_) => Err(Error::NotForSets("enumerating and counting P-positions")),
+            Take::Code(_) => Err(Error::NotForCodes("enumerating and counting P-positions")),
             take => Ok(Heap {
                 bound,
                 modulus: take.modulus(),

@@ -75,7 +75,7 @@ pub fn take_from(n: u64, g: u64, modulus: Option<u64>, target: u64) -> Option<u6
 
 /// Each heap's Grundy value.
 pub fn grundy_values(heaps: &[u64], rules: &Rules) -> Result<Vec<u64>> {
-    rules.check_heaps(heaps.len())?;
+    rules.check_position(heaps)?;
     Ok(heaps
         .iter()
         .enumerate()
@@ -104,7 +104,7 @@ pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
     })
 }
 
-/// Every winning move, in heap order, then smallest take first.
+/// Every winning move, in heap order, then in the order of `Take::options`.
 pub fn winning_moves(heaps: &[u64], rules: &Rules) -> Result<Vec<Move>> {
     Ok(analyse(heaps, rules)?.winning_moves)
 }
@@ -136,8 +136,8 @@ pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
         .enumerate()
         .flat_map(|(heap, (&g, &n))| {
             let target = target_grundy(nim_sum ^ g, big > usize::from(g > 1), misere);
-            let takes = rules.take_for(heap).to_grundy(n, target);
-            takes.map(move |take| Move { heap, take })
+            let options = rules.take_for(heap).to_grundy(n, target);
+            options.map(move |option| option.on(heap))
         })
         .collect();
     Ok(Analysis {
@@ -149,7 +149,7 @@ pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
 }
 
 fn check_closed_form(heaps: &[u64], rules: &Rules) -> Result<()> {
-    rules.check_heaps(heaps.len())?;
+    rules.check_position(heaps)?;
     if rules.has_closed_form() {
         Ok(())
     } else {

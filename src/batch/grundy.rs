@@ -1,6 +1,7 @@
 //! How the kernels compute Grundy values: one strategy per kind of take limit, each
 //! monomorphised, so that plain Nim pays for no remainder at all.
 use super::ints::{HeapInt, UInt};
+use crate::code::TakeAndBreak;
 use crate::rules::{Rules, Take};
 use crate::subtraction::GrundySequence;
 
@@ -123,13 +124,15 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
     }
 }
 
-/// A rule per heap: a limit (`k + 1` as the modulus), none, or a subtraction set.
+/// A rule per heap: a limit (`k + 1` as the modulus), none, a subtraction set or a
+/// take-and-break code.
 pub struct PerHeap<'a, U: UInt>(Vec<HeapGrundy<'a, U>>);
 
 enum HeapGrundy<'a, U: UInt> {
     Own,
     Rem(U::Modulus),
     Set(&'a GrundySequence),
+    Code(&'a TakeAndBreak),
 }
 
 impl<'a, U: UInt> PerHeap<'a, U> {
@@ -140,6 +143,7 @@ impl<'a, U: UInt> PerHeap<'a, U> {
                     Take::Any => HeapGrundy::Own,
                     Take::UpTo(k) => U::modulus(k).map_or(HeapGrundy::Own, HeapGrundy::Rem),
                     Take::Set(set) => HeapGrundy::Set(set),
+                    Take::Code(code) => HeapGrundy::Code(code),
                 })
                 .collect(),
         )
@@ -154,6 +158,7 @@ impl<U: UInt> Grundy<U> for PerHeap<'_, U> {
             HeapGrundy::Rem(m) => n.rem(*m),
             // A Grundy value is at most the heap: it fits in the heap's type.
             HeapGrundy::Set(set) => U::truncate(u64::from(set.grundy(n.to_u64()))),
+            HeapGrundy::Code(code) => U::truncate(u64::from(code.grundy(n.to_u64()))),
         }
     }
 }

@@ -75,6 +75,11 @@ pub fn winning_move<T: HeapInt>(
     take_out: ArrayViewMutD<'_, u64>,
 ) -> Result<()> {
     let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
+    if rules.splits() {
+        return Err(Error::NotForSplits(
+            "winning_move, which returns no parts (use count_winning_moves or Position.winning_moves)",
+        ));
+    }
     if let Some(solver) = searched(&heaps, rules, &[&shapes[0], &shapes[1]], max_positions)? {
         let last = Axis(heaps.ndim() - 1);
         Zip::from(heap_out)
@@ -136,6 +141,10 @@ fn searched<T: HeapInt>(
     if rules.has_closed_form() {
         return Ok(None);
     }
+    if rules.splits() {
+        // The rows need not be reachable from one start: no shared search.
+        return Err(Error::NotForSplits("the batch functions in misère play"));
+    }
     check(heaps, rules, out_shapes)?;
     let m = heaps.shape().last().copied().unwrap_or(0);
     let mut bounds = vec![0u64; m];
@@ -165,6 +174,16 @@ fn check<T: HeapInt>(
 ) -> Result<()> {
     let (&m, lead) = heaps.shape().split_last().ok_or(Error::NoHeapAxis)?;
     rules.check_heaps(m)?;
+    if rules.has_code() {
+        // Every heap's Grundy value must be within reach before the kernels run.
+        check_signs(heaps)?;
+        let top = heaps
+            .view()
+            .into_par_iter()
+            .map(|v| v.unsigned().to_u64())
+            .max();
+        rules.check_heaps_up_to(top.unwrap_or(0))?;
+    }
     for &shape in out_shapes {
         if shape != lead {
             return Err(Error::OutShape {
@@ -191,7 +210,9 @@ fn dispatch<T: HeapInt>(
             Some(modulus) => kernel.run(&Uniform::<T::U>(modulus)),
             None => kernel.run(&NoLimit),
         },
-        TakeLimit::Set(_) | TakeLimit::PerHeap(_) => kernel.run(&PerHeap::<T::U>::new(rules, m)),
+        TakeLimit::Set(_) | TakeLimit::Code(_) | TakeLimit::PerHeap(_) => {
+            kernel.run(&PerHeap::<T::U>::new(rules, m))
+        }
     }
     Ok(())
 }
@@ -303,8 +324,11 @@ fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
         let target = theory::target_grundy(x ^ v, big > usize::from(v > 1), misere);
         let n = n.unsigned().to_u64();
         match takes[i] {
-            Take::Set(_) => {
-                let found: SmallVec<[u64; 8]> = takes[i].to_grundy(n, target).collect();
+            Take::Set(_) | Take::Code(_) => {
+                let found: SmallVec<[u64; 8]> = takes[i]
+                    .to_grundy(n, target)
+                    .map(|option| option.take)
+                    .collect();
                 if found.is_empty() {
                     visit(i, None);
                 }
