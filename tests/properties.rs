@@ -31,10 +31,10 @@ fn some_move(heaps: &[u64], rules: &Rules, heap_pick: usize, take_pick: u64) -> 
     let movable: Vec<usize> = (0..heaps.len()).filter(|&i| heaps[i] > 0).collect();
     let heap = *movable.get(heap_pick % movable.len().max(1))?;
     let take = rules.take_for(heap);
-    Some(Move::new(
-        heap,
-        take.nth(take_pick % take.count(heaps[heap])),
-    ))
+    Some(
+        take.nth(heaps[heap], take_pick % take.count(heaps[heap]))
+            .on(heap),
+    )
 }
 
 proptest! {

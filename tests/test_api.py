@@ -23,6 +23,7 @@ def test_public_names():
         "RandomPlayer",
         "Simulation",
         "Solution",
+        "TakeAndBreak",
         "SubtractionGame",
         "presets",
         "simulate",
@@ -121,7 +122,9 @@ def test_analysis_object():
     assert analysis.nim_sum == 2
     assert analysis.outcome is nk.Outcome.N
     assert analysis.outcome.player_to_move_wins
-    assert analysis.to_dict()["winning_moves"] == [{"heap": 0, "take": 2, "leaves": [1, 4, 5]}]
+    assert analysis.to_dict()["winning_moves"] == [
+        {"heap": 0, "take": 2, "into": None, "leaves": [1, 4, 5]}
+    ]
     text = str(analysis)
     assert "take 2 from heap 0  (3 -> 1), leaving 1 4 5" in text
     assert "the player to move wins against perfect play" in text

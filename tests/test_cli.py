@@ -52,7 +52,7 @@ def test_json_and_take_limits():
     facts = json.loads(result.stdout)
     assert facts == {
         "position": [13],
-        "rules": {"misere": True, "max_take": 3, "take": None},
+        "rules": {"misere": True, "max_take": 3, "take": None, "code": None},
         "grundy": [1],
         "nim_sum": 1,
         "outcome": "P",
@@ -64,8 +64,8 @@ def test_json_and_take_limits():
     assert facts["grundy"] == [1, 3, 4]
     # Heap 1 (limit 5) moves its remainder UP from 3 to 5 by taking 4.
     assert facts["winning_moves"] == [
-        {"heap": 1, "take": 4, "leaves": [5, 5, 4]},
-        {"heap": 2, "take": 2, "leaves": [5, 9, 2]},
+        {"heap": 1, "take": 4, "into": None, "leaves": [5, 5, 4]},
+        {"heap": 2, "take": 2, "into": None, "leaves": [5, 9, 2]},
     ]
 
 

@@ -129,7 +129,19 @@ def test_presets():
     assert lights.position.outcome(lights.rules) is nk.Outcome.P  # so pass
     assert presets.CLASSIC.position.outcome(presets.CLASSIC.rules) is nk.Outcome.N
     assert presets.FRUIT_GAME.position.outcome() is nk.Outcome.N
-    assert set(presets.VARIANTS) == {"marienbad", "thirteen-lights", "fruit-game", "classic"}
+    # Kayles G(10) = 2, Dawson's Kayles G(10) = 3, Grundy's game G(10) = 0 (CGSuite).
+    assert presets.KAYLES.position.outcome(presets.KAYLES.rules) is nk.Outcome.N
+    assert presets.DAWSONS_KAYLES.position.grundy(presets.DAWSONS_KAYLES.rules) == (3,)
+    assert presets.GRUNDYS_GAME.position.outcome(presets.GRUNDYS_GAME.rules) is nk.Outcome.P
+    assert set(presets.VARIANTS) == {
+        "marienbad",
+        "thirteen-lights",
+        "fruit-game",
+        "classic",
+        "kayles",
+        "dawsons-kayles",
+        "grundys-game",
+    }
     board = presets.random_board(heaps=(2, 6), sizes=(3, 9), seed=11)
     assert board == presets.random_board(heaps=(2, 6), sizes=(3, 9), seed=11)
     assert 2 <= len(board.position) <= 6

@@ -197,7 +197,7 @@ def test_a_game_with_sets_replays_from_its_repr():
 def test_cli_take(capsys):
     assert main(["analyse", "3", "5", "7", "--take", "2,3", "--misere", "--json"]) == 0
     facts = __import__("json").loads(capsys.readouterr().out)
-    assert facts["rules"] == {"misere": True, "max_take": None, "take": [2, 3]}
+    assert facts["rules"] == {"misere": True, "max_take": None, "take": [2, 3], "code": None}
     assert (
         facts["outcome"] == nk.Position([3, 5, 7]).outcome(nk.Rules(misere=True, take={2, 3})).value
     )

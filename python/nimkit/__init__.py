@@ -6,7 +6,7 @@ Outcome.P
 """
 
 from . import batch, plots, presets, widgets
-from ._core import IllegalMoveError, SubtractionGame
+from ._core import IllegalMoveError, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
@@ -43,6 +43,7 @@ __all__ = [
     "Simulation",
     "Solution",
     "SubtractionGame",
+    "TakeAndBreak",
     "analyse",
     "batch",
     "count_p_positions",

@@ -8,7 +8,10 @@ from .game import ComputerPlayer, Game
 from .position import Move, Outcome
 from .presets import Variant
 
-HELP = "Enter HEAP TAKE (heaps are numbered from 0), ? for a hint, u to undo, q to quit."
+HELP = (
+    "Enter HEAP TAKE (heaps are numbered from 0), or HEAP TAKE A B to split what is left "
+    "into heaps A and B where the rules allow it; ? for a hint, u to undo, q to quit."
+)
 
 
 def board(game: Game) -> str:
@@ -30,14 +33,24 @@ def hint(game: Game) -> str:
 
 
 def parse_move(text: str) -> Move:
-    parts = text.replace(",", " ").split()
-    if len(parts) != 2:
-        raise ValueError("type two numbers: the heap, then how many to take")
+    parts = text.replace(",", " ").replace("+", " ").split()
+    if len(parts) not in (2, 4, 5):
+        raise ValueError(
+            "type two numbers: the heap, then how many to take (and, to split, the sizes "
+            "of the two or three heaps left)"
+        )
     try:
-        heap, take = (int(p) for p in parts)
+        heap, take, *into = (int(p) for p in parts)
     except ValueError:
-        raise ValueError(f"{text!r} is not two whole numbers") from None
-    return Move(heap, take)
+        count = "two whole numbers" if len(parts) == 2 else "whole numbers"
+        raise ValueError(f"{text!r} is not {count}") from None
+    return Move(heap, take, into or None)
+
+
+def _third_person(text: str) -> str:
+    """'take 1 from heap 0 and split the rest ...' as 'takes 1 ... and splits ...'."""
+    verb, rest = text.split(" ", 1)
+    return f"{verb}s {rest.replace(' and split ', ' and splits ')}"
 
 
 def play(
@@ -66,7 +79,7 @@ def play(
             move = opponent.choose(game)
             assert move is not None, "a game that is not over has a move"
             game.push(move)
-            say(f"The computer takes {move.take} from heap {move.heap}.")
+            say(f"The computer {_third_person(str(move))}.")
     say("")
     say("You win!" if game.winner == 0 else "The computer wins.")
     _review(game, say)

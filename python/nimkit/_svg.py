@@ -40,37 +40,71 @@ def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET
     return element
 
 
-def _board(parent: ET.Element, position: Position, taken: dict[int, int], top: float) -> float:
-    """Rows of tokens, one per heap, with the heap number and size; ``taken[heap]``
-    tokens at the end of a row are drawn as taken. Returns the width used."""
+def _board(parent: ET.Element, position: Position, moves: dict[int, Move], top: float) -> float:
+    """Rows of tokens, one per heap, with the heap number and size; the tokens that
+    ``moves[heap]`` takes are drawn as taken (the last ones of the row, or for a split
+    the ones between the first part and the rest, with a cut mark where the heap
+    splits). Returns the width used."""
     width = LEFT
     for heap, size in enumerate(position):
         y = top + heap * ROW
         _text(parent, 4, y + 12, f"heap {heap}", fill=INK)
         shown = min(size, MAX_TOKENS)
-        # The tokens a move takes are the last ones of the row, as shown.
-        take = min(taken.get(heap, 0), shown)
+        move = moves.get(heap)
+        first, take, label_move = shown, 0, ""
+        if move is not None and move.into is None:
+            take = min(move.take, shown)
+            first = shown - take
+            label_move = f"  (take {move.take})"
+        elif move is not None and move.into is not None:
+            first, take = min(move.into[0], shown), min(move.take, shown)
+            label_move = f"  (take {move.take}, split {' + '.join(map(str, move.into))})"
+        # Where the parts meet with no taken token between them.
+        cuts = []
+        if move is not None and move.into is not None:
+            cut = move.into[0] + move.take
+            if move.take == 0:
+                cuts.append(cut)
+            for part in move.into[1:-1]:
+                cut += part
+                cuts.append(cut)
         for i in range(shown):
             cx = LEFT + i * (TOKEN + GAP) + TOKEN / 2
-            fill = TAKEN_FILL if i >= shown - take else TOKEN_FILL
+            is_taken = first <= i < first + take
             token = ET.SubElement(
-                parent, "circle", cx=str(cx), cy=str(y + 8), r=str(TOKEN / 2), fill=fill
+                parent,
+                "circle",
+                cx=str(cx),
+                cy=str(y + 8),
+                r=str(TOKEN / 2),
+                fill=TAKEN_FILL if is_taken else TOKEN_FILL,
             )
-            token.set("class", "taken" if i >= shown - take else "token")
+            token.set("class", "taken" if is_taken else "token")
+        for cut in cuts:
+            if 0 < cut < shown:
+                x = LEFT + cut * (TOKEN + GAP) - GAP / 2
+                line = ET.SubElement(
+                    parent,
+                    "line",
+                    x1=str(x),
+                    y1=str(y),
+                    x2=str(x),
+                    y2=str(y + 16),
+                    stroke=TAKEN_FILL,
+                )
+                line.set("class", "cut")
         x = LEFT + shown * (TOKEN + GAP)
-        label = ("... " if size > shown else "") + str(size)
-        if heap in taken:
-            label += f"  (take {taken[heap]})"
+        label = ("... " if size > shown else "") + str(size) + label_move
         _text(parent, x + 4, y + 12, label, fill=INK)
         width = max(width, x + 12 + 7 * len(label))
     return width
 
 
-def position_svg(position: Position, taken: dict[int, int] | None = None) -> str:
+def position_svg(position: Position) -> str:
     """The heaps as rows of tokens with their numbers and counts."""
     rows = max(len(position), 1)
     svg = _svg(1, rows * ROW + 8)
-    width = _board(svg, position, taken or {}, 4)
+    width = _board(svg, position, {}, 4)
     if not len(position):
         _text(svg, 4, 16, "(no heaps)", fill=INK)
     svg.set("width", str(int(width)))
@@ -84,7 +118,9 @@ def analysis_svg(analysis: Analysis) -> str:
     nim-sum row, the columns with an odd number of 1s shaded, and the heap and digits
     that the first winning move changes outlined."""
     position, moves = analysis.position, analysis.winning_moves
-    taken = {move.heap: move.take for move in moves}
+    taken: dict[int, Move] = {}
+    for move in moves:
+        taken.setdefault(move.heap, move)
     bits = max([1, *(g.bit_length() for g in analysis.grundy)])
     table_top = max(len(position), 1) * ROW + 16
     cell = 18
@@ -160,7 +196,9 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
         return set()
     after = analysis.position.after(move, analysis.rules)
     before_g = analysis.grundy[move.heap]
-    after_g = after.grundy(analysis.rules)[move.heap]
+    after_g = 0
+    for g in after.grundy(analysis.rules)[move.heap : move.heap + len(move.into or (0,))]:
+        after_g ^= g
     diff = before_g ^ after_g
     return {power for power in range(diff.bit_length()) if diff >> power & 1}
 

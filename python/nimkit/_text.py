@@ -59,10 +59,11 @@ def analysis_text(analysis: Analysis) -> str:
     return "\n".join(lines)
 
 
-#: Why a misère verdict on general subtraction sets comes from search, not the nim-sum.
+#: Why a misère verdict on general subtraction sets and take-and-break codes comes from
+#: search, not the nim-sum.
 SEARCHED = (
-    "misère play of these subtraction sets has no closed form; the outcome comes "
-    "from an exhaustive search of every position below this one"
+    "misère play of these rules has no closed form; the outcome comes from an "
+    "exhaustive search of every position this one can reach"
 )
 
 

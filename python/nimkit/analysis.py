@@ -35,6 +35,7 @@ class Analysis:
                 "misere": self.rules.misere,
                 "max_take": self.rules.max_take,
                 "take": _jsonable(self.rules.take),
+                "code": self.rules.code,
             },
             "grundy": list(self.grundy),
             "nim_sum": self.nim_sum,
@@ -44,6 +45,7 @@ class Analysis:
                 {
                     "heap": move.heap,
                     "take": move.take,
+                    "into": None if move.into is None else list(move.into),
                     "leaves": list(self.position.after(move, self.rules)),
                 }
                 for move in self.winning_moves

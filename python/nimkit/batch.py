@@ -91,7 +91,10 @@ def is_p_position(
     Rules with no closed form (misère play of subtraction sets other than {1..k}) are
     solved by searching the box spanned by the largest heap of each column; ValueError
     names its size when it holds more than ``max_positions``. The same holds for
-    ``winning_move`` and ``count_winning_moves``."""
+    ``winning_move`` and ``count_winning_moves``. Take-and-break codes that split
+    heaps work in normal play (through the heaps' Grundy values); in misère play, and
+    for ``winning_move``, whose output has no room for the parts, they raise
+    ValueError."""
     return _apply(_core.batch_is_p_position, heaps, rules, (out,), progress, max_positions)  # type: ignore[no-any-return]
 
 

@@ -88,6 +88,13 @@ def _add_rules(command: argparse.ArgumentParser) -> None:
         help="take exactly one of these per turn, e.g. 1,3,4; or one set per heap "
         "separated by /, e.g. 1,3,4/none/2,5",
     )
+    command.add_argument(
+        "--code",
+        default=None,
+        metavar="CODE",
+        help="a take-and-break code, e.g. 0.77 (Kayles), 0.07 (Dawson's Kayles), "
+        "4!.0 (Grundy's game): moves may split a heap",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -201,12 +208,14 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
         if name not in VARIANTS:
             raise ValueError(f"no variant {name!r}; choose from {', '.join(VARIANTS)}")
         variant = VARIANTS[name]
-        if args.misere or args.max_take is not None or args.take is not None:
+        own = (args.max_take, args.take, args.code)
+        if args.misere or any(rule is not None for rule in own):
             misere = args.misere or variant.rules.misere
-            if args.max_take is None and args.take is None:
-                changed = Rules(misere, variant.rules.max_take, variant.rules.take)
+            if all(rule is None for rule in own):
+                old = variant.rules
+                changed = Rules(misere, old.max_take, old.take, old.code)
             else:
-                changed = Rules(misere, args.max_take, args.take)
+                changed = Rules(misere, args.max_take, args.take, args.code)
             variant = Variant(variant.name, variant.description, variant.position, changed)
     kind, rate = args.opponent
     opponent = ComputerPlayer(kind, rate, args.seed)
@@ -225,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        rules = Rules(misere=args.misere, max_take=args.max_take, take=args.take)
+        rules = Rules(misere=args.misere, max_take=args.max_take, take=args.take, code=args.code)
         if args.command == "play":
             return _play(args, rules)
         if args.command == "classify":

@@ -53,7 +53,9 @@ def explain(
     analysis = analyse(position, rules)
     position, rules = analysis.position, analysis.rules
     blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
-    if rules.take is not None:
+    if rules.code is not None:
+        blocks.append(("p", _code(analysis)))
+    elif rules.take is not None:
         blocks.append(("p", _sequences(analysis)))
     elif rules.max_take is not None:
         blocks.append(("p", _remainders(analysis)))
@@ -110,6 +112,19 @@ def _sequences(analysis: Analysis) -> str:
     )
 
 
+def _code(analysis: Analysis) -> str:
+    pairs = ", ".join(
+        f"{n} -> {g}" for n, g in zip(analysis.position, analysis.grundy, strict=True)
+    )
+    return (
+        f"Under the take-and-break code {analysis.rules.code}, a heap's Grundy value is "
+        "the smallest value that no move from it reaches, where a move that splits a "
+        "heap into several reaches the exclusive or of their values (TakeAndBreak(...)."
+        f"grundy(n) gives it); a heap plays like a Nim heap of its value. Here the heaps "
+        f"become: {pairs}."
+    )
+
+
 def _columns(analysis: Analysis) -> str:
     s = analysis.nim_sum
     if s == 0:
@@ -146,11 +161,23 @@ def _winning(analysis: Analysis) -> str:
     parts = []
     for move in analysis.winning_moves:
         left = position.after(move, rules)
-        before, after = analysis.grundy[move.heap], left.grundy(rules)[move.heap]
-        parts.append(
-            f"{move}: heap {move.heap} goes from {position[move.heap]} to "
-            f"{left[move.heap]} (Grundy value {before} -> {after}), leaving {left}"
-        )
+        before = analysis.grundy[move.heap]
+        if move.into is None:
+            after = left.grundy(rules)[move.heap]
+            parts.append(
+                f"{move}: heap {move.heap} goes from {position[move.heap]} to "
+                f"{left[move.heap]} (Grundy value {before} -> {after}), leaving {left}"
+            )
+        else:
+            values = left.grundy(rules)[move.heap : move.heap + len(move.into)]
+            xor = " xor ".join(f"G({n}) = {g}" for n, g in zip(move.into, values, strict=True))
+            total = 0
+            for g in values:
+                total ^= g
+            parts.append(
+                f"{move}: heap {move.heap} of {position[move.heap]} (Grundy value {before}) "
+                f"becomes heaps worth {xor}, together {total}, leaving {left}"
+            )
     count = "the winning move is" if len(parts) == 1 else "the winning moves are"
     return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + "."
 

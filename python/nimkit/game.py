@@ -42,9 +42,9 @@ class Game:
     Position([1, 4, 5])
 
     ``moves`` replays a history, so that the repr evaluates back to the same game.
-    Rules with no closed form (misère play of subtraction sets other than {1..k}) are
-    solved once, by searching the box below the start; ValueError names its size when
-    it holds more than ``max_positions``.
+    Rules with no closed form (misère play of subtraction sets other than {1..k} and
+    of take-and-break codes) are solved once, by searching every position the start
+    can reach; ValueError says so when that is more than ``max_positions``.
     """
 
     def __init__(
@@ -85,7 +85,7 @@ class Game:
 
     @property
     def history(self) -> list[Move]:
-        return [Move(h, t) for h, t in self._state.history()]
+        return [Move(*m) for m in self._state.history()]
 
     @property
     def legal_moves(self) -> list[Move]:
@@ -116,7 +116,7 @@ class Game:
         """Play ``move``; IllegalMoveError says why it is not allowed."""
         if not isinstance(move, Move):
             raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
-        self._state.push(move.heap, move.take)
+        self._state.push(*move._wire())
 
     def pop(self) -> Move:
         """Take back the last move."""

@@ -33,20 +33,34 @@ class Outcome(enum.Enum):
 
 
 class Move:
-    """Take ``take`` objects (at least 1) from heap number ``heap`` (counted from 0).
+    """Take ``take`` objects from heap number ``heap`` (counted from 0); with ``into``,
+    split what is left into two or three heaps.
 
     >>> Move(heap=3, take=2)
     Move(heap=3, take=2)
+    >>> Move(heap=0, take=1, into=(3, 4))   # Kayles: knock out one pin of 8, leave 3 and 4
+    Move(heap=0, take=1, into=(3, 4))
+
+    A split replaces the heap in place: heap ``heap`` becomes ``into[0]``, the other
+    parts follow it, and later heaps shift right. A move that splits may take nothing
+    (Grundy's game); any other move takes at least 1.
     """
 
-    __slots__ = ("_heap", "_take")
+    __slots__ = ("_heap", "_into", "_take")
     _heap: int
     _take: int
+    _into: tuple[int, ...] | None
 
-    def __init__(self, heap: SupportsIndex, take: SupportsIndex) -> None:
-        checked_heap, checked_take = _core.check_move_args(heap, take)
+    def __init__(
+        self,
+        heap: SupportsIndex,
+        take: SupportsIndex,
+        into: Iterable[SupportsIndex] | None = None,
+    ) -> None:
+        checked_heap, checked_take, checked_into = _core.check_move_args(heap, take, into)
         object.__setattr__(self, "_heap", checked_heap)
         object.__setattr__(self, "_take", checked_take)
+        object.__setattr__(self, "_into", None if checked_into is None else tuple(checked_into))
 
     @property
     def heap(self) -> int:
@@ -58,8 +72,21 @@ class Move:
         """How many objects the move takes."""
         return self._take
 
+    @property
+    def into(self) -> tuple[int, ...] | None:
+        """The sizes of the heaps a split leaves, or None for a move that leaves one
+        heap (or none)."""
+        return self._into
+
+    def _key(self) -> tuple[int, int, tuple[int, ...]]:
+        return self._heap, self._take, self._into or ()
+
+    def _wire(self) -> tuple[int, int, tuple[int, ...] | None]:
+        return self._heap, self._take, self._into
+
     def __repr__(self) -> str:
-        return f"Move(heap={self._heap}, take={self._take})"
+        into = "" if self._into is None else f", into={self._into!r}"
+        return f"Move(heap={self._heap}, take={self._take}{into})"
 
     def _repr_html_(self) -> str:
         return f"<code>{self}</code>"
@@ -68,28 +95,35 @@ class Move:
         printer.text(repr(self))
 
     def __str__(self) -> str:
-        return f"take {self._take} from heap {self._heap}"
+        if self._into is None:
+            return f"take {self._take} from heap {self._heap}"
+        parts = " + ".join(map(str, self._into))
+        if self._take == 0:
+            return f"split heap {self._heap} into {parts}"
+        return f"take {self._take} from heap {self._heap} and split the rest into {parts}"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return (self._heap, self._take) == (other._heap, other._take)
+        return self._key() == other._key()
 
     def __lt__(self, other: Move) -> bool:
-        return (self._heap, self._take) < (other._heap, other._take)
+        return self._key() < other._key()
 
     def __hash__(self) -> int:
-        return hash(("Move", self._heap, self._take))
+        return hash(("Move", *self._key()))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
 
-    def __reduce__(self) -> tuple[type[Move], tuple[int, int]]:
-        return Move, (self._heap, self._take)
+    def __reduce__(self) -> tuple[type[Move], tuple[Any, ...]]:
+        if self._into is None:
+            return Move, (self._heap, self._take)
+        return Move, (self._heap, self._take, self._into)
 
 
-def _moves(pairs: Iterable[tuple[int, int]]) -> list[Move]:
-    return [Move(heap, take) for heap, take in pairs]
+def _moves(wires: Iterable[tuple[int, int, Sequence[int] | None]]) -> list[Move]:
+    return [Move(*wire) for wire in wires]
 
 
 class Position(Sequence[int]):
@@ -126,9 +160,10 @@ class Position(Sequence[int]):
     ) -> Outcome:
         """Outcome.P if the player to move loses against perfect play, else Outcome.N.
 
-        Rules with no closed form (misère play of subtraction sets other than {1..k})
-        are solved by searching the box below the position; ValueError names its size
-        when it holds more than ``max_positions``."""
+        Rules with no closed form (misère play of subtraction sets other than {1..k}
+        and of take-and-break codes) are solved by searching every position this one
+        can reach (the box below it, or the multisets of heaps splits lead to);
+        ValueError says so when that is more than ``max_positions``."""
         return Outcome.P if self._analyse(rules, max_positions)[2] else Outcome.N
 
     def winning_moves(
@@ -143,10 +178,10 @@ class Position(Sequence[int]):
         self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS
     ) -> int:
         """How many moves the game lasts from here when the winner hurries and the
-        loser delays, by exhaustive search of the box below this position."""
-        from .solve import solve
-
-        return solve(self, rules, max_positions).remoteness_of(self)
+        loser delays, by exhaustive search of every position this one can reach (the
+        box below it, or the multisets of heaps that splits lead to); ValueError when
+        they are more than ``max_positions``."""
+        return _core.remoteness(self._heaps, *rules_or_default(rules)._args(), max_positions)
 
     def moves(self, rules: Rules | None = None) -> list[Move]:
         """Every legal move, heap by heap, smallest take first.
@@ -163,9 +198,7 @@ class Position(Sequence[int]):
 
     def illegal_reason(self, move: Move, rules: Rules | None = None) -> str | None:
         """Why ``move`` may not be played here, or None if it may."""
-        return _core.illegal_reason(
-            self._heaps, move.heap, move.take, *rules_or_default(rules)._args()
-        )
+        return _core.illegal_reason(self._heaps, move._wire(), *rules_or_default(rules)._args())
 
     def after(self, move: Move, rules: Rules | None = None) -> Position:
         """The position after ``move``; raises IllegalMoveError if it is not legal.
@@ -175,7 +208,7 @@ class Position(Sequence[int]):
         """
         if not isinstance(move, Move):
             raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
-        heaps = _core.after(self._heaps, move.heap, move.take, *rules_or_default(rules)._args())
+        heaps = _core.after(self._heaps, move._wire(), *rules_or_default(rules)._args())
         return Position._trusted(heaps)
 
     @property
@@ -186,7 +219,7 @@ class Position(Sequence[int]):
 
     def _analyse(
         self, rules: Rules | None, max_positions: int
-    ) -> tuple[list[int], int, bool, list[tuple[int, int]]]:
+    ) -> tuple[list[int], int, bool, list[tuple[int, int, list[int] | None]]]:
         return _core.analyse(self._heaps, *rules_or_default(rules)._args(), max_positions)
 
     @classmethod

@@ -47,9 +47,40 @@ CLASSIC = Variant(
     Rules(),
 )
 
+KAYLES = Variant(
+    "kayles",
+    "a row of 10 pins; knock down one pin or two adjacent ones, which may split the row "
+    "(code 0.77); whoever knocks down the last pin wins",
+    Position([10]),
+    Rules(code="0.77"),
+)
+DAWSONS_KAYLES = Variant(
+    "dawsons-kayles",
+    "a row of 10 pins; knock down two adjacent pins, which may split the row "
+    "(code 0.07); whoever moves last wins",
+    Position([10]),
+    Rules(code="0.07"),
+)
+GRUNDYS_GAME = Variant(
+    "grundys-game",
+    "a heap of 10; split one heap into two heaps of different sizes (code 4!.0); "
+    "whoever moves last wins",
+    Position([10]),
+    Rules(code="4!.0"),
+)
+
 #: Every named variant, by name.
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (MARIENBAD, THIRTEEN_LIGHTS, FRUIT_GAME, CLASSIC)
+    v.name: v
+    for v in (
+        MARIENBAD,
+        THIRTEEN_LIGHTS,
+        FRUIT_GAME,
+        CLASSIC,
+        KAYLES,
+        DAWSONS_KAYLES,
+        GRUNDYS_GAME,
+    )
 }
 
 

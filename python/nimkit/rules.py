@@ -7,7 +7,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, SupportsIndex, TypeAlias
 
 from . import _core
-from ._core import SubtractionGame
+from ._core import SubtractionGame, TakeAndBreak
 
 #: A take limit: None (no limit), one int >= 1 for every heap, or one int-or-None per heap.
 MaxTake: TypeAlias = "SupportsIndex | Sequence[SupportsIndex | None] | None"
@@ -29,11 +29,16 @@ class Rules:
     Rules(misere=True, max_take=3)
     >>> Rules(take={1, 3, 4})
     Rules(take={1, 3, 4})
+    >>> Rules(code="0.77")
+    Rules(code='0.77')
 
     ``max_take`` is None (take any number from one heap), an int >= 1 for every heap,
     or a sequence with one int or None per heap. ``take`` is a subtraction set instead:
     a finite set of positive ints (one turn takes exactly one of them), for every heap,
-    or a sequence with one set (or None: no limit) per heap. Give one or the other.
+    or a sequence with one set (or None: no limit) per heap. ``code`` is a
+    take-and-break code instead (a str such as ``"0.77"``, Kayles, or a
+    ``TakeAndBreak``), for every heap: a move may then split a heap (see
+    ``TakeAndBreak``). Give at most one of the three.
     Rules are immutable, hashable and picklable.
     """
 
@@ -41,10 +46,22 @@ class Rules:
     _misere: bool
     _take: Any
 
-    def __init__(self, misere: bool = False, max_take: MaxTake = None, take: Take = None) -> None:
-        if take is not None and max_take is not None:
-            raise ValueError("give either max_take or take (a subtraction set), not both")
-        spec = max_take if take is None else _sets(take)
+    def __init__(
+        self,
+        misere: bool = False,
+        max_take: MaxTake = None,
+        take: Take = None,
+        code: str | TakeAndBreak | None = None,
+    ) -> None:
+        named = (("max_take", max_take), ("take", take), ("code", code))
+        given = [name for name, value in named if value is not None]
+        if len(given) > 1:
+            raise ValueError(f"give either max_take or take or code, not {' and '.join(given)}")
+        spec: Any = max_take
+        if take is not None:
+            spec = _sets(take)
+        elif code is not None:
+            spec = _code(code)
         object.__setattr__(self, "_take", _core.check_rules(misere, spec))
         object.__setattr__(self, "_misere", misere)
 
@@ -57,7 +74,22 @@ class Rules:
     def max_take(self) -> int | tuple[int | None, ...] | None:
         """The take limit: None, one int, or a tuple with one int-or-None per heap.
         None too when the rules use subtraction sets (see ``take``)."""
-        return None if self.take is not None else self._take
+        return None if self.take is not None or self.code is not None else self._take
+
+    @property
+    def code(self) -> str | None:
+        """The take-and-break code (e.g. ``"0.77"``), or None."""
+        return self._take.code if isinstance(self._take, TakeAndBreak) else None
+
+    @property
+    def heap_rule(self) -> TakeAndBreak | None:
+        """The ``TakeAndBreak`` of a take-and-break code (its Grundy sequence), or None."""
+        return self._take if isinstance(self._take, TakeAndBreak) else None
+
+    @property
+    def splits(self) -> bool:
+        """Whether a move may split a heap (positions then change their heap count)."""
+        return isinstance(self._take, TakeAndBreak) and self._take.splits
 
     @property
     def take(self) -> frozenset[int] | tuple[frozenset[int] | None, ...] | None:
@@ -90,7 +122,9 @@ class Rules:
             else "normal play (taking the last object wins)"
         )
         take, limit = self.take, self._take
-        if isinstance(take, frozenset):
+        if isinstance(limit, TakeAndBreak):
+            rule = f"take-and-break code {limit.code}"
+        elif isinstance(take, frozenset):
             rule = f"take {_or_list(take)} per turn"
         elif take is not None:
             each = ", ".join("any" if t is None else _set_repr(t) for t in take)
@@ -111,7 +145,9 @@ class Rules:
         if self._misere:
             args.append("misere=True")
         take = self.take
-        if isinstance(take, frozenset):
+        if self.code is not None:
+            args.append(f"code={self.code!r}")
+        elif isinstance(take, frozenset):
             args.append(f"take={_set_repr(take)}")
         elif take is not None:
             each = ", ".join("None" if t is None else _set_repr(t) for t in take)
@@ -170,6 +206,16 @@ def _sets(take: Take) -> Any:
             )
         per_heap.append(None if t is None else _game(t))
     return tuple(per_heap)
+
+
+def _code(code: str | TakeAndBreak) -> TakeAndBreak:
+    if isinstance(code, TakeAndBreak):
+        return code
+    if not isinstance(code, str):
+        raise TypeError(
+            f"code must be a take-and-break code such as '0.77', not {type(code).__name__}"
+        )
+    return TakeAndBreak(code)
 
 
 def _game(take: Any) -> SubtractionGame:

@@ -34,6 +34,8 @@ class PlayWidget:
         self.status = ipw.HTML()
         self.heap = ipw.Dropdown(description="heap")
         self.take = ipw.BoundedIntText(value=1, min=1, max=1, description="take")
+        # Take-and-break codes: the sizes of the heaps a split leaves, e.g. "3 4".
+        self.into = ipw.Text(value="", placeholder="e.g. 3 4", description="split into")
         self.move_button = ipw.Button(description="Move", button_style="primary")
         self.hint_button = ipw.Button(description="Hint")
         self.undo_button = ipw.Button(description="Undo")
@@ -43,7 +45,10 @@ class PlayWidget:
         self.undo_button.on_click(lambda _: self.undo())
         self.new_button.on_click(lambda _: self.new_game())
         self.heap.observe(lambda _: self._limit_take(), names="value")
-        controls = ipw.HBox([self.heap, self.take, self.move_button])
+        splits = variant.rules.splits
+        controls = ipw.HBox(
+            [self.heap, self.take, *([self.into] if splits else []), self.move_button]
+        )
         buttons = ipw.HBox([self.hint_button, self.undo_button, self.new_button])
         title = ipw.HTML(f"<b>{html.escape(str(variant))}</b><br>{html.escape(str(variant.rules))}")
         self.widget = ipw.VBox([title, self.board, controls, buttons, self.status])
@@ -60,8 +65,11 @@ class PlayWidget:
         """Play ``move`` (default: the chosen heap and take), then the computer's reply."""
         if self.game.is_over:
             return self._show("The game is over: start a new one.")
-        move = move or Move(self.heap.value, self.take.value)
         try:
+            if move is None:
+                text = self.into.value.replace(",", " ").replace("+", " ")
+                into = [int(part) for part in text.split()]
+                move = Move(self.heap.value, self.take.value, into or None)
             self.game.push(move)
         except ValueError as err:
             return self._show(f"Not allowed: {err}")
@@ -101,11 +109,15 @@ class PlayWidget:
         size = self.game.position[self.heap.value]
         rules = self.game.rules
         limit: Any = rules.max_take if rules.take is None else rules.take
+        if rules.heap_rule is not None:
+            limit = rules.heap_rule.max_take
+            # A digit before the point splits without taking.
+            self.take.min = 0 if not rules.heap_rule.code.startswith("0") else 1
         if isinstance(limit, tuple):
             limit = limit[self.heap.value]
         if isinstance(limit, frozenset):
             limit = max(limit)  # the core explains a take outside the set
-        self.take.max = max(1, min(size, limit) if limit is not None else size)
+        self.take.max = max(self.take.min, min(size, limit) if limit is not None else size)
 
     def _show(self, message: str) -> None:
         self.board.value = game_svg(self.game)

@@ -416,8 +416,9 @@ impl TakeAndBreak {
 }
 
 /// The smallest period `p` (and its least preperiod) that the values prove by the
-/// periodicity theorem: `G(n + p) = G(n)` for `pre <= n < bound * pre + (bound - 1) * p
-/// + t`, which needs `bound * (pre + p) + t` values. `bound` is 2 for codes leaving at
+/// periodicity theorem: `G(n + p) = G(n)` for every `n` from `pre` up to (not
+/// including) `bound * pre + (bound - 1) * p + t`, which needs `bound * (pre + p) + t`
+/// values. `bound` is 2 for codes leaving at
 /// most two heaps, 3 for three. The proof moves the largest part of a split by `p`
 /// and needs it to stay nonempty, so it runs from `max(pre, 1)`; `G(p) = G(0)` for a
 /// preperiod of 0 is read off the values.

@@ -6,8 +6,51 @@ use std::sync::Arc;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
+use super::code::PyTakeAndBreak;
 use super::subtraction::PySubtractionGame;
+use crate::error::Error;
+use crate::position::{Move, Parts};
 use crate::rules::{HeapTake, Rules, TakeLimit};
+
+/// A move as Python passes it: heap, take, and the parts a split leaves (or None).
+pub type WireMove = (usize, u64, Option<Vec<u64>>);
+
+/// A core move as Python receives it.
+pub fn wire(mv: Move) -> WireMove {
+    let parts = mv.into.sizes();
+    (
+        mv.heap,
+        mv.take,
+        (!parts.is_empty()).then(|| parts.to_vec()),
+    )
+}
+
+/// Core moves as Python receives them.
+pub fn wires(moves: impl IntoIterator<Item = Move>) -> Vec<WireMove> {
+    moves.into_iter().map(wire).collect()
+}
+
+/// A move from its parts; `into` must hold two or three nonempty heaps.
+pub fn move_from(heap: usize, take: u64, into: Option<Vec<u64>>) -> PyResult<Move> {
+    let Some(into) = into else {
+        if take == 0 {
+            return Err(Error::TakeNothing.into());
+        }
+        return Ok(Move::new(heap, take));
+    };
+    let parts = Parts::new(&into).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "into lists the heaps a split leaves: two or three sizes, not {}",
+            into.len()
+        ))
+    })?;
+    if into.contains(&0) {
+        return Err(PyValueError::new_err(
+            "into lists the heaps a split leaves, which are nonempty: a size of 0 is not a heap",
+        ));
+    }
+    Ok(Move::split(heap, take, parts))
+}
 
 /// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
 /// (numpy integers), but never bool, float or str, and never a silent cast.
@@ -81,13 +124,17 @@ pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     uints(obj, "heaps", "heap")
 }
 
-/// The take rule of one heap: None (no limit), an integer limit, or a SubtractionGame.
+/// The take rule of one heap: None (no limit), an integer limit, a SubtractionGame or
+/// a TakeAndBreak.
 fn heap_take(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapTake> {
     if obj.is_none() {
         return Ok(HeapTake::Any);
     }
     if let Ok(game) = obj.cast::<PySubtractionGame>() {
         return Ok(HeapTake::Set(game.get().sequence()));
+    }
+    if let Ok(code) = obj.cast::<PyTakeAndBreak>() {
+        return Ok(HeapTake::Code(code.get().rule()));
     }
     uint(obj, what).map(HeapTake::UpTo)
 }
@@ -100,6 +147,9 @@ pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
     }
     if let Ok(game) = obj.cast::<PySubtractionGame>() {
         return Ok(TakeLimit::Set(game.get().sequence()));
+    }
+    if let Ok(code) = obj.cast::<PyTakeAndBreak>() {
+        return Ok(TakeLimit::Code(code.get().rule()));
     }
     if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
         return Ok(TakeLimit::All(uint(obj, "max_take")?));
@@ -131,11 +181,13 @@ pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bou
         HeapTake::Any => Ok(py.None().into_bound(py)),
         HeapTake::UpTo(k) => k.into_bound_py_any(py),
         HeapTake::Set(set) => PySubtractionGame::from(Arc::clone(set)).into_bound_py_any(py),
+        HeapTake::Code(code) => PyTakeAndBreak::from(Arc::clone(code)).into_bound_py_any(py),
     };
     match limit {
         TakeLimit::None => heap(&HeapTake::Any),
         TakeLimit::All(k) => heap(&HeapTake::UpTo(*k)),
         TakeLimit::Set(set) => heap(&HeapTake::Set(Arc::clone(set))),
+        TakeLimit::Code(code) => heap(&HeapTake::Code(Arc::clone(code))),
         TakeLimit::PerHeap(takes) => {
             let items = takes.iter().map(heap).collect::<PyResult<Vec<_>>>()?;
             Ok(PyTuple::new(py, items)?.into_any())

@@ -1,6 +1,7 @@
 //! The pyo3 binding layer: conversion, validation, GIL release, error mapping.
 //! No game logic lives here.
 mod batch;
+mod code;
 mod convert;
 mod errors;
 mod play;
@@ -16,13 +17,15 @@ mod core_module {
         batch_count_winning_moves, batch_is_p_position, batch_nim_sum, batch_winning_move,
     };
     #[pymodule_export]
+    use super::code::PyTakeAndBreak;
+    #[pymodule_export]
     use super::errors::IllegalMoveError;
     #[pymodule_export]
     use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
     use super::scalar::{
         after, analyse, check_heaps, check_move_args, check_rules, grundy_values, has_closed_form,
-        illegal_reason, legal_moves, solve_box, solve_outcomes,
+        illegal_reason, legal_moves, remoteness, solve_box, solve_outcomes,
     };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;

@@ -4,17 +4,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::convert;
+use super::convert::{self, wire, WireMove};
 use crate::game::{Game, Player};
 use crate::players::{self, ComputerPlayer, Style};
-use crate::position::Move;
 use crate::theory::Outcome;
-
-type Pair = (usize, u64);
-
-fn pair(mv: Move) -> Pair {
-    (mv.heap, mv.take)
-}
 
 fn style(name: &str, error_rate: f64) -> PyResult<Style> {
     match name {
@@ -58,8 +51,8 @@ impl PyGame {
         PyTuple::new(py, self.0.start().heaps())
     }
 
-    fn history(&self) -> Vec<Pair> {
-        self.0.history().iter().copied().map(pair).collect()
+    fn history(&self) -> Vec<WireMove> {
+        convert::wires(self.0.history().iter().copied())
     }
 
     fn first(&self) -> Player {
@@ -70,12 +63,13 @@ impl PyGame {
         self.0.to_move()
     }
 
-    fn push(&mut self, heap: usize, take: u64) -> PyResult<()> {
-        Ok(self.0.push(Move::new(heap, take))?)
+    #[pyo3(signature = (heap, take, into = None))]
+    fn push(&mut self, heap: usize, take: u64, into: Option<Vec<u64>>) -> PyResult<()> {
+        Ok(self.0.push(convert::move_from(heap, take, into)?)?)
     }
 
-    fn pop(&mut self) -> Option<Pair> {
-        self.0.pop().map(pair)
+    fn pop(&mut self) -> Option<WireMove> {
+        self.0.pop().map(wire)
     }
 
     fn is_over(&self) -> bool {
@@ -97,13 +91,13 @@ impl PyGame {
 
     /// (ply, player, played, position before, every move that kept the win) per mistake.
     #[allow(clippy::type_complexity)]
-    fn review(&self) -> Vec<(usize, Player, Pair, Vec<u64>, Vec<Pair>)> {
+    fn review(&self) -> Vec<(usize, Player, WireMove, Vec<u64>, Vec<WireMove>)> {
         self.0
             .review()
             .into_iter()
             .map(|m| {
-                let better = m.better.into_iter().map(pair).collect();
-                (m.ply, m.player, pair(m.played), m.before, better)
+                let better = convert::wires(m.better);
+                (m.ply, m.player, wire(m.played), m.before, better)
             })
             .collect()
     }
@@ -128,10 +122,10 @@ impl PyPlayer {
     }
 
     /// The player's move in the game, or None when no move is left.
-    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<Pair> {
+    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<WireMove> {
         // The fastest style may build the game's remoteness table on first use.
         let (player, game) = (&mut self.0, &game.0);
-        py.detach(|| player.choose(game.heaps(), game.solver()).map(pair))
+        py.detach(|| player.choose(game.heaps(), game.solver()).map(wire))
     }
 }
 

@@ -5,18 +5,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::convert;
-use crate::error::Error;
-use crate::position::{check_move, Move, Position};
+use super::convert::{self, WireMove};
+use crate::position::{check_move, Position};
 use crate::search::{self, BoxSolution};
 use crate::solver::Solver;
 use crate::theory;
 
-type Moves = Vec<(usize, u64)>;
-
-fn pairs(moves: impl IntoIterator<Item = Move>) -> Moves {
-    moves.into_iter().map(|m| (m.heap, m.take)).collect()
-}
+type Moves = Vec<WireMove>;
 
 /// Validate heap sizes; return them as a tuple of ints.
 #[pyfunction]
@@ -60,16 +55,23 @@ pub fn grundy_values(
     ))
 }
 
-/// Validate a move's heap index and take; return them as ints.
+/// Validate a move's heap index, take and parts; return them as ints (and a tuple).
 #[pyfunction]
-pub fn check_move_args(heap: &Bound<'_, PyAny>, take: &Bound<'_, PyAny>) -> PyResult<(usize, u64)> {
+#[pyo3(signature = (heap, take, into = None))]
+pub fn check_move_args(
+    heap: &Bound<'_, PyAny>,
+    take: &Bound<'_, PyAny>,
+    into: Option<&Bound<'_, PyAny>>,
+) -> PyResult<WireMove> {
     let heap = convert::uint(heap, "heap")?;
     let take = convert::uint(take, "take")?;
-    if take == 0 {
-        return Err(Error::TakeNothing.into());
-    }
+    let into = into
+        .filter(|into| !into.is_none())
+        .map(|into| convert::uints(into, "into", "part"))
+        .transpose()?;
     // A heap index past usize cannot name a heap of any position in memory.
-    Ok((usize::try_from(heap).unwrap_or(usize::MAX), take))
+    let heap = usize::try_from(heap).unwrap_or(usize::MAX);
+    Ok(convert::wire(convert::move_from(heap, take, into)?))
 }
 
 /// Grundy values, nim-sum, whether P, and every winning move, in one call; rules with
@@ -91,8 +93,31 @@ pub fn analyse(
         a.grundy,
         a.nim_sum,
         a.outcome == theory::Outcome::P,
-        pairs(a.winning_moves),
+        convert::wires(a.winning_moves),
     ))
+}
+
+/// The remoteness of a position, from the solver of the position as start (the box
+/// below it, or every multiset of heaps it reaches when moves split heaps).
+#[pyfunction]
+pub fn remoteness(
+    py: Python<'_>,
+    heaps: &Bound<'_, PyAny>,
+    misere: bool,
+    take_rule: &Bound<'_, PyAny>,
+    max_positions: u64,
+) -> PyResult<u32> {
+    let rules = convert::rules(misere, take_rule)?;
+    let heaps = convert::heaps(heaps)?;
+    let found = py.detach(|| {
+        Solver::new(&heaps, &rules, max_positions).map(|solver| solver.remoteness(&heaps))
+    })?;
+    found.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "the remoteness of {heaps:?} needs every position it can reach, more than \
+             max_positions = {max_positions} (raise max_positions to allow it)"
+        ))
+    })
 }
 
 /// The heaps after a move, which must be legal under the rules.
@@ -100,13 +125,13 @@ pub fn analyse(
 pub fn after<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
-    heap: usize,
-    take: u64,
+    mv: WireMove,
     misere: bool,
     take_rule: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let rules = convert::rules(misere, take_rule)?;
-    let position = Position::new(convert::heaps(heaps)?).after(Move::new(heap, take), &rules)?;
+    let mv = convert::move_from(mv.0, mv.1, mv.2)?;
+    let position = Position::new(convert::heaps(heaps)?).after(mv, &rules)?;
     PyTuple::new(py, position.heaps())
 }
 
@@ -114,17 +139,15 @@ pub fn after<'py>(
 #[pyfunction]
 pub fn illegal_reason(
     heaps: &Bound<'_, PyAny>,
-    heap: usize,
-    take: u64,
+    mv: WireMove,
     misere: bool,
     take_rule: &Bound<'_, PyAny>,
 ) -> PyResult<Option<String>> {
     let rules = convert::rules(misere, take_rule)?;
     let heaps = convert::heaps(heaps)?;
     rules.check_heaps(heaps.len())?;
-    Ok(check_move(&heaps, Move::new(heap, take), &rules)
-        .err()
-        .map(|e| e.to_string()))
+    let mv = convert::move_from(mv.0, mv.1, mv.2)?;
+    Ok(check_move(&heaps, mv, &rules).err().map(|e| e.to_string()))
 }
 
 /// Every legal move; refuses to list more than `limit`.
@@ -143,7 +166,7 @@ pub fn legal_moves(
             "the position has {count} legal moves, more than the {limit} that may be listed"
         )));
     }
-    let moves = pairs(position.moves(&rules)?);
+    let moves = convert::wires(position.moves(&rules)?);
     Ok(moves)
 }
 
