@@ -115,6 +115,12 @@ pub enum Error {
     CodeHeapTooLarge { code: String, heap: u64, limit: u64 },
 
     #[error(
+        "a heap of {heap} has {options} options, more than the {limit} that a search for \
+         winning moves looks through; the outcome and the Grundy values need no such search"
+    )]
+    TooManyOptions { heap: u64, options: u64, limit: u64 },
+
+    #[error(
         "the code {code} splits heaps, so it must be the rule of every heap (code=...), \
          not of one heap among others"
     )]

@@ -148,6 +148,12 @@ impl Rules {
         self.check_heaps_up_to(heaps.iter().copied().max().unwrap_or(0))
     }
 
+    /// For codes: refuse to search the options of heaps up to `top` for winning moves
+    /// when a heap has more than `code::MAX_SCANNED_OPTIONS`.
+    pub fn check_scan_up_to(&self, top: u64) -> Result<()> {
+        self.codes().try_for_each(|code| code.check_scan(top))
+    }
+
     /// For codes: make the Grundy value of every heap up to `top` within reach.
     pub fn check_heaps_up_to(&self, top: u64) -> Result<()> {
         self.codes().try_for_each(|code| code.ensure(top))

@@ -85,11 +85,23 @@ struct Remoteness {
     values: Vec<u32>,
 }
 
+/// The outcome of one position: the closed forms, else a solver for it as the start.
+/// Unlike a `Solver`, looks for no winning move, so any heap the rules reach will do.
+pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outcome> {
+    if rules.has_closed_form() {
+        theory::outcome(heaps, rules)
+    } else {
+        Ok(Solver::new(heaps, rules, max_positions)?.outcome(heaps))
+    }
+}
+
 impl Solver {
     /// A solver for `start` and every position below it. Searches the box when the
     /// rules need it, refusing one of more than `max_positions` positions.
     pub fn new(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         rules.check_position(start)?;
+        // The solver answers winning moves, which scan every option of a heap.
+        rules.check_scan_up_to(start.iter().copied().max().unwrap_or(0))?;
         let table = if rules.has_closed_form() {
             None
         } else {

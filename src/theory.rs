@@ -121,6 +121,7 @@ pub struct Analysis {
 
 pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
     check_closed_form(heaps, rules)?;
+    rules.check_scan_up_to(heaps.iter().copied().max().unwrap_or(0))?;
     let grundy = grundy_values(heaps, rules)?;
     let nim_sum = grundy.iter().fold(0, |s, &g| s ^ g);
     let big = grundy.iter().filter(|&&g| g > 1).count();

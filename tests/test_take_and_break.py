@@ -195,10 +195,38 @@ def test_batch_normal_play_uses_grundy_values():
     assert batch.is_p_position(heaps, rules).tolist() == [x == 0 for x in expected]
     counts = [len(Position(row.tolist()).winning_moves(rules)) for row in heaps[:3]]
     assert batch.count_winning_moves(heaps[:3], rules).tolist() == counts
-    with pytest.raises(ValueError, match="winning_move"):
+    with pytest.raises(ValueError, match="winning_split"):
         batch.winning_move(heaps, rules)
+    heap, take, into = batch.winning_split(heaps[:3], rules)
+    for row, h, t, parts in zip(heaps[:3].tolist(), heap, take, into.tolist(), strict=True):
+        moves = Position(row).winning_moves(rules)
+        if not moves:
+            assert (h, t, parts) == (-1, 0, [0, 0, 0])
+            continue
+        first = moves[0]
+        assert (h, t) == (first.heap, first.take)
+        assert parts == [*(first.into or ()), 0, 0, 0][:3]
+    # Without splits, the parts are zeros and the moves those of winning_move.
+    plain = np.array([[3, 4, 5], [1, 2, 3]])
+    first = batch.winning_move(plain)
+    found = batch.winning_split(plain)
+    assert found[0].tolist() == first[0].tolist()
+    assert found[1].tolist() == first[1].tolist()
+    assert not found[2].any()
     with pytest.raises(ValueError, match="misère"):
         batch.is_p_position(heaps, Rules(code="0.77", misere=True))
+    # A heap of 10**12 has about 10**12 splits: its outcome is O(1), but a search of
+    # its winning moves is refused, not left to run for hours.
+    huge = Position([10**12, 7])
+    assert huge.outcome(rules) is (nk.Outcome.P if expected[3] == 0 else nk.Outcome.N)
+    for call in (
+        lambda: huge.winning_moves(rules),
+        lambda: batch.count_winning_moves(heaps, rules),
+        lambda: batch.winning_split(heaps, rules),
+        lambda: nk.Game(huge, rules),
+    ):
+        with pytest.raises(ValueError, match="options, more than"):
+            call()
 
 
 def test_explain_names_the_split_and_its_values():

@@ -18,6 +18,7 @@ __all__ = [
     "batch_is_p_position",
     "batch_nim_sum",
     "batch_winning_move",
+    "batch_winning_split",
     "check_heaps",
     "check_move_args",
     "check_rules",
@@ -25,6 +26,7 @@ __all__ = [
     "grundy_values",
     "has_closed_form",
     "illegal_reason",
+    "is_p",
     "legal_moves",
     "p_positions",
     "remoteness",
@@ -51,6 +53,9 @@ def check_move_args(
 def analyse(
     heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
 ) -> tuple[list[int], int, bool, list[_WireMove]]: ...
+def is_p(
+    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
+) -> bool: ...
 def remoteness(
     heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
 ) -> int: ...
@@ -93,6 +98,9 @@ def batch_winning_move(
     heap_out: Any = None,
     take_out: Any = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
+def batch_winning_split(
+    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def p_positions(
     bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_rows: int
 ) -> npt.NDArray[np.uint64]: ...

@@ -21,7 +21,14 @@ from . import _core
 from ._extras import require
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
-__all__ = ["count_winning_moves", "is_p_position", "nim_sum", "pad", "winning_move"]
+__all__ = [
+    "count_winning_moves",
+    "is_p_position",
+    "nim_sum",
+    "pad",
+    "winning_move",
+    "winning_split",
+]
 
 
 def _as_heaps(heaps: npt.ArrayLike) -> np.ndarray[Any, Any]:
@@ -114,6 +121,31 @@ def winning_move(
     """
     outs = (None, None) if out is None else out
     return _apply(_core.batch_winning_move, heaps, rules, outs, progress, max_positions)  # type: ignore[no-any-return]
+
+
+def winning_split(
+    heaps: npt.ArrayLike,
+    rules: Rules | None = None,
+    *,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The first winning move of each position, with the heaps a split leaves: for
+    take-and-break codes, whose ``winning_move`` has no room for them.
+
+    Returns ``(heap, take, into)`` as ``winning_move`` does, and ``into`` with one more
+    axis of length 3: the sizes the split leaves, padded with 0 (all 0 for a move that
+    does not split).
+
+    >>> import numpy as np, nimkit as nk
+    >>> heap, take, into = winning_split(np.array([[9, 6]]), nk.Rules(code="0.77"))
+    >>> heap.tolist(), take.tolist(), into.tolist()
+    ([0], [1], [[1, 7, 0]])
+    """
+    array = _as_heaps(heaps)
+    heap, take, into = _core.batch_winning_split(
+        array, *rules_or_default(rules)._args(), max_positions
+    )
+    return heap, take, into
 
 
 def count_winning_moves(

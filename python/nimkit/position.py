@@ -164,7 +164,8 @@ class Position(Sequence[int]):
         and of take-and-break codes) are solved by searching every position this one
         can reach (the box below it, or the multisets of heaps splits lead to);
         ValueError says so when that is more than ``max_positions``."""
-        return Outcome.P if self._analyse(rules, max_positions)[2] else Outcome.N
+        is_p = _core.is_p(self._heaps, *rules_or_default(rules)._args(), max_positions)
+        return Outcome.P if is_p else Outcome.N
 
     def winning_moves(
         self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS

@@ -77,7 +77,7 @@ pub fn winning_move<T: HeapInt>(
     let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
     if rules.splits() {
         return Err(Error::NotForSplits(
-            "winning_move, which returns no parts (use count_winning_moves or Position.winning_moves)",
+            "winning_move, which returns no parts (use winning_split)",
         ));
     }
     if let Some(solver) = searched(&heaps, rules, &[&shapes[0], &shapes[1]], max_positions)? {
@@ -102,6 +102,54 @@ pub fn winning_move<T: HeapInt>(
     dispatch(&heaps, rules, &[&shapes[0], &shapes[1]], kernel)
 }
 
+/// For every position, its first winning move with the parts a split leaves: like
+/// `winning_move`, and `into_out` (the leading shape and 3) holds the parts, zeros
+/// after the last (all zeros for a move that does not split). Rules that split heaps
+/// go through each position's analysis, not a specialised kernel.
+pub fn winning_split<T: HeapInt>(
+    heaps: ArrayViewD<'_, T>,
+    rules: &Rules,
+    max_positions: u64,
+    heap_out: ArrayViewMutD<'_, i64>,
+    take_out: ArrayViewMutD<'_, u64>,
+    mut into_out: ArrayViewMutD<'_, u64>,
+) -> Result<()> {
+    let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
+    let solver = searched(&heaps, rules, &[&shapes[0], &shapes[1]], max_positions)?;
+    check(&heaps, rules, &[&shapes[0], &shapes[1]])?;
+    check_scan(&heaps, rules)?;
+    let mut expected = shapes[0].clone();
+    expected.push(3);
+    if into_out.shape() != expected.as_slice() {
+        return Err(Error::OutShape {
+            expected,
+            got: into_out.shape().to_vec(),
+        });
+    }
+    let (last, into_last) = (Axis(heaps.ndim() - 1), Axis(into_out.ndim() - 1));
+    Zip::from(heap_out)
+        .and(take_out)
+        .and(into_out.lanes_mut(into_last))
+        .and(heaps.lanes(last))
+        .par_for_each(|heap, take, mut into, lane| {
+            let first = with_row(&lane, |row| {
+                with_u64s(row, |row| match &solver {
+                    Some(solver) => solver.winning_moves(row).first().copied(),
+                    None => theory::analyse(row, rules)
+                        .ok()
+                        .and_then(|a| a.winning_moves.first().copied()),
+                })
+            });
+            (*heap, *take) = first.map_or((-1, 0), |mv| (mv.heap as i64, mv.take));
+            into.fill(0);
+            let parts = first.map(|mv| mv.into).unwrap_or_default();
+            for (slot, &part) in into.iter_mut().zip(parts.sizes()) {
+                *slot = part;
+            }
+        });
+    Ok(())
+}
+
 /// For every position, how many winning moves it has (at most one per heap, except
 /// with subtraction sets). Searches like `is_p_position` where the rules need it.
 pub fn count_winning_moves<T: HeapInt>(
@@ -117,6 +165,7 @@ pub fn count_winning_moves<T: HeapInt>(
         });
         return Ok(());
     }
+    check_scan(&heaps, rules)?;
     let kernel = CountMoves {
         heaps: heaps.clone(),
         rules,
@@ -193,6 +242,15 @@ fn check<T: HeapInt>(
         }
     }
     check_signs(heaps)
+}
+
+/// For codes: refuse heaps whose options are too many to search for winning moves.
+fn check_scan<T: HeapInt>(heaps: &ArrayViewD<'_, T>, rules: &Rules) -> Result<()> {
+    if !rules.has_code() {
+        return Ok(());
+    }
+    let top = heaps.view().into_par_iter().map(|v| v.unsigned().to_u64()).max();
+    rules.check_scan_up_to(top.unwrap_or(0))
 }
 
 /// Check the input, then run `kernel` with the right Grundy strategy.

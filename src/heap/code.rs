@@ -30,6 +30,8 @@ pub const MAX_DIGITS: usize = 256;
 pub const MAX_NAIVE_HEAP: u64 = 1 << 16;
 /// The same for codes that leave three heaps (O(n^2) work per value).
 pub const MAX_NAIVE_HEAP_THREE: u64 = 1 << 11;
+/// The most options of one heap that a search for winning moves looks through.
+pub const MAX_SCANNED_OPTIONS: u64 = 1 << 24;
 
 const NONE: u8 = 1;
 const ONE: u8 = 2;
@@ -316,6 +318,21 @@ impl TakeAndBreak {
                 limit,
             })
         }
+    }
+
+    /// Refuse to look through the options of a heap of `n` for winning moves when
+    /// they are more than `MAX_SCANNED_OPTIONS` (a split of a heap of `n` has about
+    /// `n / 2` options, so the scan is bounded, not the heap).
+    pub fn check_scan(&self, n: u64) -> Result<()> {
+        let options = self.count(n);
+        if options > MAX_SCANNED_OPTIONS {
+            return Err(Error::TooManyOptions {
+                heap: n,
+                options,
+                limit: MAX_SCANNED_OPTIONS,
+            });
+        }
+        Ok(())
     }
 
     /// The first `count` values (`ensure(count - 1)` first).

@@ -172,3 +172,45 @@ pub fn batch_winning_move<'py>(
     })?;
     Ok((heap_result, take_result))
 }
+
+/// The first winning move of each position with the parts a split leaves:
+/// (heap index or -1, take or 0, parts padded with zeros in a last axis of 3).
+#[pyfunction]
+#[pyo3(signature = (heaps, misere, take_rule, max_positions))]
+pub fn batch_winning_split<'py>(
+    py: Python<'py>,
+    heaps: &Bound<'py, PyAny>,
+    misere: bool,
+    take_rule: &Bound<'py, PyAny>,
+    max_positions: u64,
+) -> PyResult<SplitArrays<'py>> {
+    let rules = convert::rules(misere, take_rule)?;
+    let shape = positions_shape(heaps)?;
+    let mut into_shape = shape.clone();
+    into_shape.push(3);
+    let heap_result = PyArrayDyn::<i64>::zeros(py, shape.as_slice(), false);
+    let take_result = PyArrayDyn::<u64>::zeros(py, shape.as_slice(), false);
+    let into_result = PyArrayDyn::<u64>::zeros(py, into_shape.as_slice(), false);
+    with_heaps!(heaps, |view| {
+        let mut heap_written = heap_result.readwrite();
+        let mut take_written = take_result.readwrite();
+        let mut into_written = into_result.readwrite();
+        let targets = (
+            heap_written.as_array_mut(),
+            take_written.as_array_mut(),
+            into_written.as_array_mut(),
+        );
+        py.detach(|| {
+            batch::winning_split(view, &rules, max_positions, targets.0, targets.1, targets.2)
+        })?;
+        Ok::<_, PyErr>(())
+    })?;
+    Ok((heap_result, take_result, into_result))
+}
+
+/// The heap index, take and parts arrays of `winning_split`.
+type SplitArrays<'py> = (
+    Bound<'py, PyArrayDyn<i64>>,
+    Bound<'py, PyArrayDyn<u64>>,
+    Bound<'py, PyArrayDyn<u64>>,
+);

@@ -15,6 +15,7 @@ mod core_module {
     #[pymodule_export]
     use super::batch::{
         batch_count_winning_moves, batch_is_p_position, batch_nim_sum, batch_winning_move,
+        batch_winning_split,
     };
     #[pymodule_export]
     use super::code::PyTakeAndBreak;
@@ -25,7 +26,7 @@ mod core_module {
     #[pymodule_export]
     use super::scalar::{
         after, analyse, check_heaps, check_move_args, check_rules, grundy_values, has_closed_form,
-        illegal_reason, legal_moves, remoteness, solve_box, solve_outcomes,
+        illegal_reason, is_p, legal_moves, remoteness, solve_box, solve_outcomes,
     };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;

@@ -8,7 +8,7 @@ use pyo3::types::PyTuple;
 use super::convert::{self, WireMove};
 use crate::position::{check_move, Position};
 use crate::search::{self, BoxSolution};
-use crate::solver::Solver;
+use crate::solver::{self, Solver};
 use crate::theory;
 
 type Moves = Vec<WireMove>;
@@ -95,6 +95,22 @@ pub fn analyse(
         a.outcome == theory::Outcome::P,
         convert::wires(a.winning_moves),
     ))
+}
+
+/// Whether the position is P: the closed forms, or search where the rules need it (no
+/// winning moves are looked for).
+#[pyfunction]
+pub fn is_p(
+    py: Python<'_>,
+    heaps: &Bound<'_, PyAny>,
+    misere: bool,
+    take_rule: &Bound<'_, PyAny>,
+    max_positions: u64,
+) -> PyResult<bool> {
+    let rules = convert::rules(misere, take_rule)?;
+    let heaps = convert::heaps(heaps)?;
+    let outcome = py.detach(|| solver::outcome(&heaps, &rules, max_positions))?;
+    Ok(outcome == theory::Outcome::P)
 }
 
 /// The remoteness of a position, from the solver of the position as start (the box
