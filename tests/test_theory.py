@@ -73,7 +73,7 @@ def test_moves_are_exactly_the_legal_moves(game):
 def test_native_search_agrees_with_closed_forms_on_a_box(misere, max_take):
     bounds = (5, 6, 7)
     rules = nk.Rules(misere=misere, max_take=max_take)
-    table, _ = _core.solve_box(bounds, misere, max_take, 10**6)
+    table, _ = _core.solve_box(bounds, nk.Rules(misere, max_take), 10**6)
     assert table.shape == (6, 7, 8)
     assert table.dtype == np.bool_
     for heaps in itertools.product(*(range(b + 1) for b in bounds)):
@@ -83,7 +83,7 @@ def test_native_search_agrees_with_closed_forms_on_a_box(misere, max_take):
 
 def test_native_search_refuses_a_box_that_is_too_large():
     with pytest.raises(ValueError, match="the box holds 1000000 positions, over the limit of 10"):
-        _core.solve_box((99, 99, 99), False, None, 10)
+        _core.solve_box((99, 99, 99), nk.Rules(), 10)
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,13 @@ from typing import Any, SupportsIndex, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 __all__ = [
     "Game",
     "IllegalMoveError",
     "Player",
+    "Rules",
     "SubtractionGame",
     "TakeAndBreak",
     "after",
@@ -21,10 +23,8 @@ __all__ = [
     "batch_winning_split",
     "check_heaps",
     "check_move_args",
-    "check_rules",
     "count_p_positions",
     "grundy_values",
-    "has_closed_form",
     "illegal_reason",
     "is_p",
     "legal_moves",
@@ -42,77 +42,86 @@ class IllegalMoveError(ValueError):
     """A move that the position or the rules do not allow (a ValueError)."""
 
 def check_heaps(heaps: Iterable[SupportsIndex]) -> tuple[int, ...]: ...
-def check_rules(misere: bool, take_rule: Any) -> Any: ...
-def has_closed_form(misere: bool, take_rule: Any) -> bool: ...
+
+@disjoint_base
+class Rules:
+    """Normal or misère play and the heap rule, validated once."""
+
+    def __new__(cls, misere: bool, take_rule: Any) -> Self: ...
+    @property
+    def misere(self) -> bool: ...
+    @property
+    def take_rule(self) -> Any: ...
+    @property
+    def has_closed_form(self) -> bool: ...
+    @property
+    def splits(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 def grundy_values(
-    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any
+    heaps: Iterable[SupportsIndex], rules: Rules
 ) -> tuple[list[int], int]: ...
 def check_move_args(
     heap: SupportsIndex, take: SupportsIndex, into: Iterable[SupportsIndex] | None = None
 ) -> _WireMove: ...
 def analyse(
-    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
+    heaps: Iterable[SupportsIndex], rules: Rules, max_positions: int
 ) -> tuple[list[int], int, bool, list[_WireMove]]: ...
 def is_p(
-    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
+    heaps: Iterable[SupportsIndex], rules: Rules, max_positions: int
 ) -> bool: ...
 def remoteness(
-    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
+    heaps: Iterable[SupportsIndex], rules: Rules, max_positions: int
 ) -> int: ...
 def after(
     heaps: Iterable[SupportsIndex],
     mv: tuple[int, int, Iterable[int] | None],
-    misere: bool,
-    take_rule: Any,
+    rules: Rules,
 ) -> tuple[int, ...]: ...
 def illegal_reason(
     heaps: Iterable[SupportsIndex],
     mv: tuple[int, int, Iterable[int] | None],
-    misere: bool,
-    take_rule: Any,
+    rules: Rules,
 ) -> str | None: ...
 def legal_moves(
-    heaps: Iterable[SupportsIndex], misere: bool, take_rule: Any, limit: int
+    heaps: Iterable[SupportsIndex], rules: Rules, limit: int
 ) -> list[_WireMove]: ...
 def solve_box(
     bounds: Iterable[SupportsIndex],
-    misere: bool,
-    take_rule: Any,
+    rules: Rules,
     max_positions: int,
     remoteness: bool = False,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint32] | None]: ...
 def batch_nim_sum(
-    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
+    heaps: npt.NDArray[Any], rules: Rules, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.uint64]: ...
 def batch_is_p_position(
-    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
+    heaps: npt.NDArray[Any], rules: Rules, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.bool_]: ...
 def batch_count_winning_moves(
-    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int, out: Any = None
+    heaps: npt.NDArray[Any], rules: Rules, max_positions: int, out: Any = None
 ) -> npt.NDArray[np.int64]: ...
 def batch_winning_move(
     heaps: npt.NDArray[Any],
-    misere: bool,
-    take_rule: Any,
+    rules: Rules,
     max_positions: int,
     heap_out: Any = None,
     take_out: Any = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]: ...
 def batch_winning_split(
-    heaps: npt.NDArray[Any], misere: bool, take_rule: Any, max_positions: int
+    heaps: npt.NDArray[Any], rules: Rules, max_positions: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
 def p_positions(
-    bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_rows: int
+    bounds: Iterable[SupportsIndex], rules: Rules, max_rows: int
 ) -> npt.NDArray[np.uint64]: ...
-def count_p_positions(bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any) -> int: ...
+def count_p_positions(bounds: Iterable[SupportsIndex], rules: Rules) -> int: ...
 
 @final
 class Game:
     def __new__(
         cls,
         heaps: Iterable[SupportsIndex],
-        misere: bool,
-        take_rule: Any,
+        rules: Rules,
         first: int,
         max_positions: int,
     ) -> Game: ...
@@ -139,8 +148,7 @@ class Player:
 
 def simulate(
     heaps: Iterable[SupportsIndex],
-    misere: bool,
-    take_rule: Any,
+    rules: Rules,
     style_a: tuple[str, float],
     style_b: tuple[str, float],
     games: int,
@@ -187,5 +195,5 @@ class TakeAndBreak:
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
 
 def solve_outcomes(
-    bounds: Iterable[SupportsIndex], misere: bool, take_rule: Any, max_positions: int
+    bounds: Iterable[SupportsIndex], rules: Rules, max_positions: int
 ) -> npt.NDArray[np.bool_]: ...

@@ -79,7 +79,7 @@ def analyse(
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, *rules._args(), max_positions)
+    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, rules, max_positions)
     return Analysis(
         position=position,
         rules=rules,

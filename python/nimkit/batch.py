@@ -53,7 +53,7 @@ def _apply(
     """Run a native kernel, or with ``progress`` run it in slices of the first axis
     under a tqdm bar (``tqdm.auto``: a widget in notebooks, text in terminals)."""
     array = _as_heaps(heaps)
-    args = (*rules_or_default(rules)._args(), max_positions)
+    args = (rules_or_default(rules), max_positions)
     if not progress or array.ndim < 2 or len(array) < 2:
         results = core(array, *args, *outs)
         return (
@@ -143,7 +143,7 @@ def winning_split(
     """
     array = _as_heaps(heaps)
     heap, take, into = _core.batch_winning_split(
-        array, *rules_or_default(rules)._args(), max_positions
+        array, rules_or_default(rules), max_positions
     )
     return heap, take, into
 

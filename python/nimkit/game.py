@@ -57,7 +57,7 @@ class Game:
     ) -> None:
         self._rules = rules_or_default(rules)
         heaps = position.heaps if isinstance(position, Position) else position
-        self._state = _core.Game(heaps, *self._rules._args(), first, max_positions)
+        self._state = _core.Game(heaps, self._rules, first, max_positions)
         for move in moves:
             self.push(move)
 
@@ -275,7 +275,7 @@ def simulate(
     if n_games < 0:
         raise ValueError(f"n_games must not be negative, got {n_games}")
     wins, lengths, won = _core.simulate(
-        heaps, *rules._args(), player_a._style, player_b._style, n_games, seed, max_positions
+        heaps, rules, player_a._style, player_b._style, n_games, seed, max_positions
     )
     share = tuple(w / n_games if n_games else 0.0 for w in won)
     return Simulation((wins[0], wins[1]), lengths, (share[0], share[1]))

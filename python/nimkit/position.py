@@ -149,11 +149,11 @@ class Position(Sequence[int]):
     def grundy(self, rules: Rules | None = None) -> tuple[int, ...]:
         """Each heap's (normal-play) Grundy value: its size, its size mod (limit + 1),
         or its value in the subtraction set's periodic Grundy sequence."""
-        return tuple(_core.grundy_values(self._heaps, *rules_or_default(rules)._args())[0])
+        return tuple(_core.grundy_values(self._heaps, rules_or_default(rules))[0])
 
     def nim_sum(self, rules: Rules | None = None) -> int:
         """XOR of the Grundy values."""
-        return _core.grundy_values(self._heaps, *rules_or_default(rules)._args())[1]
+        return _core.grundy_values(self._heaps, rules_or_default(rules))[1]
 
     def outcome(
         self, rules: Rules | None = None, max_positions: int = DEFAULT_MAX_POSITIONS
@@ -164,7 +164,7 @@ class Position(Sequence[int]):
         and of take-and-break codes) are solved by searching every position this one
         can reach (the box below it, or the multisets of heaps splits lead to);
         ValueError says so when that is more than ``max_positions``."""
-        is_p = _core.is_p(self._heaps, *rules_or_default(rules)._args(), max_positions)
+        is_p = _core.is_p(self._heaps, rules_or_default(rules), max_positions)
         return Outcome.P if is_p else Outcome.N
 
     def winning_moves(
@@ -182,7 +182,7 @@ class Position(Sequence[int]):
         loser delays, by exhaustive search of every position this one can reach (the
         box below it, or the multisets of heaps that splits lead to); ValueError when
         they are more than ``max_positions``."""
-        return _core.remoteness(self._heaps, *rules_or_default(rules)._args(), max_positions)
+        return _core.remoteness(self._heaps, rules_or_default(rules), max_positions)
 
     def moves(self, rules: Rules | None = None) -> list[Move]:
         """Every legal move, heap by heap, smallest take first.
@@ -190,7 +190,7 @@ class Position(Sequence[int]):
         Raises ValueError when there are more than ``MAX_LISTED_MOVES``.
         """
         return _moves(
-            _core.legal_moves(self._heaps, *rules_or_default(rules)._args(), MAX_LISTED_MOVES)
+            _core.legal_moves(self._heaps, rules_or_default(rules), MAX_LISTED_MOVES)
         )
 
     def is_legal(self, move: Move, rules: Rules | None = None) -> bool:
@@ -199,7 +199,7 @@ class Position(Sequence[int]):
 
     def illegal_reason(self, move: Move, rules: Rules | None = None) -> str | None:
         """Why ``move`` may not be played here, or None if it may."""
-        return _core.illegal_reason(self._heaps, move._wire(), *rules_or_default(rules)._args())
+        return _core.illegal_reason(self._heaps, move._wire(), rules_or_default(rules))
 
     def after(self, move: Move, rules: Rules | None = None) -> Position:
         """The position after ``move``; raises IllegalMoveError if it is not legal.
@@ -209,7 +209,7 @@ class Position(Sequence[int]):
         """
         if not isinstance(move, Move):
             raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
-        heaps = _core.after(self._heaps, move._wire(), *rules_or_default(rules)._args())
+        heaps = _core.after(self._heaps, move._wire(), rules_or_default(rules))
         return Position._trusted(heaps)
 
     @property
@@ -221,7 +221,7 @@ class Position(Sequence[int]):
     def _analyse(
         self, rules: Rules | None, max_positions: int
     ) -> tuple[list[int], int, bool, list[tuple[int, int, list[int] | None]]]:
-        return _core.analyse(self._heaps, *rules_or_default(rules)._args(), max_positions)
+        return _core.analyse(self._heaps, rules_or_default(rules), max_positions)
 
     @classmethod
     def _trusted(cls, heaps: tuple[int, ...]) -> Position:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Any, SupportsIndex, TypeAlias
 
 from . import _core
@@ -22,8 +23,8 @@ Take: TypeAlias = "TakeSet | Sequence[TakeSet | None] | None"
 DEFAULT_MAX_POSITIONS = 10_000_000
 
 
-class Rules:
-    """Normal or misère play, and how many objects one turn may take.
+class Rules(_core.Rules):
+    """Normal or misère play, and what one turn may do to one heap.
 
     >>> Rules(misere=True, max_take=3)
     Rules(misere=True, max_take=3)
@@ -39,89 +40,71 @@ class Rules:
     take-and-break code instead (a str such as ``"0.77"``, Kayles, or a
     ``TakeAndBreak``), for every heap: a move may then split a heap (see
     ``TakeAndBreak``). Give at most one of the three.
-    Rules are immutable, hashable and picklable.
+
+    Rules are validated once, here, and held by the native core as they are: no call
+    converts them again. They are immutable, hashable and picklable; ``misere``,
+    ``has_closed_form`` and ``splits`` come from the core.
     """
 
-    __slots__ = ("_misere", "_take")
-    _misere: bool
-    _take: Any
+    __slots__ = ()
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         misere: bool = False,
         max_take: MaxTake = None,
         take: Take = None,
         code: str | TakeAndBreak | None = None,
-    ) -> None:
+    ) -> Rules:
         named = (("max_take", max_take), ("take", take), ("code", code))
         given = [name for name, value in named if value is not None]
         if len(given) > 1:
-            raise ValueError(f"give either max_take or take or code, not {' and '.join(given)}")
+            raise ValueError(
+                f"give either max_take or take or code, not {' and '.join(given)}"
+            )
         spec: Any = max_take
         if take is not None:
             spec = _sets(take)
         elif code is not None:
             spec = _code(code)
-        object.__setattr__(self, "_take", _core.check_rules(misere, spec))
-        object.__setattr__(self, "_misere", misere)
-
-    @property
-    def misere(self) -> bool:
-        """True when taking the last object loses (the player who cannot move wins)."""
-        return self._misere
+        return super().__new__(cls, misere, spec)
 
     @property
     def max_take(self) -> int | tuple[int | None, ...] | None:
         """The take limit: None, one int, or a tuple with one int-or-None per heap.
-        None too when the rules use subtraction sets (see ``take``)."""
-        return None if self.take is not None or self.code is not None else self._take
+        None too when the rules use subtraction sets (see ``take``) or a code."""
+        return None if self.take is not None or self.code is not None else self.take_rule
 
     @property
     def code(self) -> str | None:
         """The take-and-break code (e.g. ``"0.77"``), or None."""
-        return self._take.code if isinstance(self._take, TakeAndBreak) else None
+        rule = self.take_rule
+        return rule.code if isinstance(rule, TakeAndBreak) else None
 
     @property
     def heap_rule(self) -> TakeAndBreak | None:
         """The ``TakeAndBreak`` of a take-and-break code (its Grundy sequence), or None."""
-        return self._take if isinstance(self._take, TakeAndBreak) else None
-
-    @property
-    def splits(self) -> bool:
-        """Whether a move may split a heap (positions then change their heap count)."""
-        return isinstance(self._take, TakeAndBreak) and self._take.splits
+        rule = self.take_rule
+        return rule if isinstance(rule, TakeAndBreak) else None
 
     @property
     def take(self) -> frozenset[int] | tuple[frozenset[int] | None, ...] | None:
         """The subtraction sets: one frozenset for every heap, a tuple with one
         frozenset (or None: no limit) per heap, or None without sets."""
-        if isinstance(self._take, SubtractionGame):
-            return frozenset(self._take.take)
-        if isinstance(self._take, tuple) and any(
-            isinstance(t, SubtractionGame) for t in self._take
-        ):
-            return tuple(None if t is None else _as_set(t) for t in self._take)
+        rule = self.take_rule
+        if isinstance(rule, SubtractionGame):
+            return frozenset(rule.take)
+        if isinstance(rule, tuple) and any(isinstance(t, SubtractionGame) for t in rule):
+            return tuple(None if t is None else _as_set(t) for t in rule)
         return None
-
-    @property
-    def has_closed_form(self) -> bool:
-        """Whether outcomes follow from Grundy values: always in normal play, and in
-        misère play unless some heap has a subtraction set other than {1..k}. Without
-        a closed form, outcomes come from exact search (see ``DEFAULT_MAX_POSITIONS``)."""
-        return _core.has_closed_form(*self._args())
-
-    def _args(self) -> tuple[bool, Any]:
-        """The rules as the native core takes them."""
-        return self._misere, self._take
 
     def describe(self) -> str:
         """The rules in words."""
         ending = (
             "misère play (taking the last object loses)"
-            if self._misere
+            if self.misere
             else "normal play (taking the last object wins)"
         )
-        take, limit = self.take, self._take
+        take, limit = self.take, self.take_rule
         if isinstance(limit, TakeAndBreak):
             rule = f"take-and-break code {limit.code}"
         elif isinstance(take, frozenset):
@@ -142,7 +125,7 @@ class Rules:
 
     def __repr__(self) -> str:
         args = []
-        if self._misere:
+        if self.misere:
             args.append("misere=True")
         take = self.take
         if self.code is not None:
@@ -152,8 +135,8 @@ class Rules:
         elif take is not None:
             each = ", ".join("None" if t is None else _set_repr(t) for t in take)
             args.append(f"take=({each},)" if len(take) == 1 else f"take=({each})")
-        elif self._take is not None:
-            args.append(f"max_take={self._take!r}")
+        elif self.take_rule is not None:
+            args.append(f"max_take={self.take_rule!r}")
         return f"Rules({', '.join(args)})"
 
     def _repr_html_(self) -> str:
@@ -162,27 +145,8 @@ class Rules:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(f"{self!r}: {self.describe()}")
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Rules):
-            return NotImplemented
-        return self._args() == other._args()
-
-    def __hash__(self) -> int:
-        return hash(("Rules", *self._args()))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Rules are immutable")
-
-    def __reduce__(self) -> tuple[Any, tuple[bool, Any]]:
-        return _from_args, self._args()
-
-
-def _from_args(misere: bool, take: Any) -> Rules:
-    """Rules from ``_args()`` (unpickling)."""
-    rules = object.__new__(Rules)
-    object.__setattr__(rules, "_take", _core.check_rules(misere, take))
-    object.__setattr__(rules, "_misere", misere)
-    return rules
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return Rules, (self.misere, self.max_take, self.take, self.code)
 
 
 def _sets(take: Take) -> Any:
@@ -215,6 +179,13 @@ def _code(code: str | TakeAndBreak) -> TakeAndBreak:
         raise TypeError(
             f"code must be a take-and-break code such as '0.77', not {type(code).__name__}"
         )
+    return _shared_code(code)
+
+
+@lru_cache(maxsize=256)
+def _shared_code(code: str) -> TakeAndBreak:
+    """One TakeAndBreak per code string, so that rules made again share the Grundy
+    values already computed."""
     return TakeAndBreak(code)
 
 

@@ -60,7 +60,7 @@ def solve(
     bounds = position.heaps if isinstance(position, Position) else Position(position).heaps
     if not remoteness:
         return Solution(
-            bounds, rules, _core.solve_outcomes(bounds, *rules._args(), max_positions), None
+            bounds, rules, _core.solve_outcomes(bounds, rules, max_positions), None
         )
-    is_p, distances = _core.solve_box(bounds, *rules._args(), max_positions, True)
+    is_p, distances = _core.solve_box(bounds, rules, max_positions, True)
     return Solution(bounds, rules, is_p, distances)

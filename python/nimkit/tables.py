@@ -48,7 +48,7 @@ def p_positions(
            [3, 3]], dtype=uint64)
     """
     rules = rules_or_default(rules)
-    return _core.p_positions(_bounds(bounds, n_heaps), *rules._args(), max_rows)
+    return _core.p_positions(_bounds(bounds, n_heaps), rules, max_rows)
 
 
 def count_p_positions(
@@ -62,4 +62,4 @@ def count_p_positions(
     True
     """
     rules = rules_or_default(rules)
-    return _core.count_p_positions(_bounds(bounds, n_heaps), *rules._args())
+    return _core.count_p_positions(_bounds(bounds, n_heaps), rules)

@@ -249,7 +249,11 @@ fn check_scan<T: HeapInt>(heaps: &ArrayViewD<'_, T>, rules: &Rules) -> Result<()
     if !rules.has_code() {
         return Ok(());
     }
-    let top = heaps.view().into_par_iter().map(|v| v.unsigned().to_u64()).max();
+    let top = heaps
+        .view()
+        .into_par_iter()
+        .map(|v| v.unsigned().to_u64())
+        .max();
     rules.check_scan_up_to(top.unwrap_or(0))
 }
 

@@ -5,7 +5,7 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::convert;
+use super::rules::PyRules;
 use crate::batch;
 
 /// The leading shape of a heap array (every axis but the last, which holds the heaps).
@@ -102,16 +102,15 @@ macro_rules! one_output {
      |$view:ident, $rules:ident, $max_positions:ident, $target:ident| $call:expr) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (heaps, misere, take_rule, max_positions, out=None))]
+        #[pyo3(signature = (heaps, rules, max_positions, out=None))]
         pub fn $name<'py>(
             py: Python<'py>,
             heaps: &Bound<'py, PyAny>,
-            misere: bool,
-            take_rule: &Bound<'py, PyAny>,
+            rules: &Bound<'py, PyRules>,
             max_positions: u64,
             out: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
-            let rules = convert::rules(misere, take_rule)?;
+            let rules = rules.get().rules();
             let result = output::<$out>(py, out, &positions_shape(heaps)?, "out")?;
             with_heaps!(heaps, |view| {
                 let mut written = result.try_readwrite().map_err(|e| borrow_error("out", e))?;
@@ -145,17 +144,16 @@ one_output!(
 
 /// The first winning move of each position: (heap index or -1, take or 0).
 #[pyfunction]
-#[pyo3(signature = (heaps, misere, take_rule, max_positions, heap_out=None, take_out=None))]
+#[pyo3(signature = (heaps, rules, max_positions, heap_out=None, take_out=None))]
 pub fn batch_winning_move<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     max_positions: u64,
     heap_out: Option<&Bound<'py, PyAny>>,
     take_out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MoveArrays<'py>> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let shape = positions_shape(heaps)?;
     let heap_result = output::<i64>(py, heap_out, &shape, "the heap output")?;
     let take_result = output::<u64>(py, take_out, &shape, "the take output")?;
@@ -176,15 +174,14 @@ pub fn batch_winning_move<'py>(
 /// The first winning move of each position with the parts a split leaves:
 /// (heap index or -1, take or 0, parts padded with zeros in a last axis of 3).
 #[pyfunction]
-#[pyo3(signature = (heaps, misere, take_rule, max_positions))]
+#[pyo3(signature = (heaps, rules, max_positions))]
 pub fn batch_winning_split<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     max_positions: u64,
 ) -> PyResult<SplitArrays<'py>> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let shape = positions_shape(heaps)?;
     let mut into_shape = shape.clone();
     into_shape.push(3);

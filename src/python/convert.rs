@@ -194,12 +194,3 @@ pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bou
         }
     }
 }
-
-/// The bounds of a box and the rules, the arguments of every box function.
-pub fn box_args(
-    bounds: &Bound<'_, PyAny>,
-    misere: bool,
-    max_take: &Bound<'_, PyAny>,
-) -> PyResult<(Vec<u64>, Rules)> {
-    Ok((uints(bounds, "bounds", "bound")?, rules(misere, max_take)?))
-}

@@ -5,6 +5,7 @@ mod code;
 mod convert;
 mod errors;
 mod play;
+mod rules;
 mod scalar;
 mod subtraction;
 mod tables;
@@ -24,9 +25,11 @@ mod core_module {
     #[pymodule_export]
     use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
+    use super::rules::PyRules;
+    #[pymodule_export]
     use super::scalar::{
-        after, analyse, check_heaps, check_move_args, check_rules, grundy_values, has_closed_form,
-        illegal_reason, is_p, legal_moves, remoteness, solve_box, solve_outcomes,
+        after, analyse, check_heaps, check_move_args, grundy_values, illegal_reason, is_p,
+        legal_moves, remoteness, solve_box, solve_outcomes,
     };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;

@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::convert::{self, wire, WireMove};
+use super::rules::PyRules;
 use crate::game::{Game, Player};
 use crate::players::{self, ComputerPlayer, Style};
 use crate::theory::Outcome;
@@ -32,13 +33,13 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         heaps: &Bound<'_, PyAny>,
-        misere: bool,
-        take_rule: &Bound<'_, PyAny>,
+        rules: &Bound<'_, PyRules>,
         first: Player,
         max_positions: u64,
     ) -> PyResult<Self> {
-        let rules = convert::rules(misere, take_rule)?;
+        let rules = rules.get().rules();
         let heaps = convert::heaps(heaps)?;
+        let rules = rules.clone();
         let game = py.detach(|| Game::with_max_positions(heaps, rules, first, max_positions))?;
         Ok(PyGame(game))
     }
@@ -138,15 +139,14 @@ type SimulationResult<'py> = ([u64; 2], Bound<'py, PyArray1<u32>>, [u64; 2]);
 pub fn simulate<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     style_a: (String, f64),
     style_b: (String, f64),
     games: usize,
     seed: u64,
     max_positions: u64,
 ) -> PyResult<SimulationResult<'py>> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let styles = [style(&style_a.0, style_a.1)?, style(&style_b.0, style_b.1)?];
     let result =

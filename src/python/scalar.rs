@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::convert::{self, WireMove};
+use super::rules::PyRules;
 use crate::position::{check_move, Position};
 use crate::search::{self, BoxSolution};
 use crate::solver::{self, Solver};
@@ -22,32 +23,13 @@ pub fn check_heaps<'py>(
     PyTuple::new(py, convert::heaps(heaps)?)
 }
 
-/// Validate rules; return the take rule normalised (None, an int, a SubtractionGame, or
-/// a tuple of those per heap).
-#[pyfunction]
-pub fn check_rules<'py>(
-    py: Python<'py>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let rules = convert::rules(misere, take_rule)?;
-    convert::take_limit_to_py(py, rules.take_limit())
-}
-
-/// Whether outcomes follow from Grundy values (else they need search).
-#[pyfunction]
-pub fn has_closed_form(misere: bool, take_rule: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(convert::rules(misere, take_rule)?.has_closed_form())
-}
-
 /// Each heap's Grundy value and their XOR: no search, whatever the rules.
 #[pyfunction]
 pub fn grundy_values(
     heaps: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
 ) -> PyResult<(Vec<u64>, u64)> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     Ok((
         theory::grundy_values(&heaps, &rules)?,
@@ -80,11 +62,10 @@ pub fn check_move_args(
 pub fn analyse(
     py: Python<'_>,
     heaps: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
     max_positions: u64,
 ) -> PyResult<(Vec<u64>, u64, bool, Moves)> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let a = py.detach(|| {
         Solver::new(&heaps, &rules, max_positions).map(|solver| solver.analyse(&heaps))
@@ -103,11 +84,10 @@ pub fn analyse(
 pub fn is_p(
     py: Python<'_>,
     heaps: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
     max_positions: u64,
 ) -> PyResult<bool> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let outcome = py.detach(|| solver::outcome(&heaps, &rules, max_positions))?;
     Ok(outcome == theory::Outcome::P)
@@ -119,11 +99,10 @@ pub fn is_p(
 pub fn remoteness(
     py: Python<'_>,
     heaps: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
     max_positions: u64,
 ) -> PyResult<u32> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let found = py.detach(|| {
         Solver::new(&heaps, &rules, max_positions).map(|solver| solver.remoteness(&heaps))
@@ -142,10 +121,9 @@ pub fn after<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
     mv: WireMove,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let mv = convert::move_from(mv.0, mv.1, mv.2)?;
     let position = Position::new(convert::heaps(heaps)?).after(mv, &rules)?;
     PyTuple::new(py, position.heaps())
@@ -156,10 +134,9 @@ pub fn after<'py>(
 pub fn illegal_reason(
     heaps: &Bound<'_, PyAny>,
     mv: WireMove,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
 ) -> PyResult<Option<String>> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     rules.check_heaps(heaps.len())?;
     let mv = convert::move_from(mv.0, mv.1, mv.2)?;
@@ -170,11 +147,10 @@ pub fn illegal_reason(
 #[pyfunction]
 pub fn legal_moves(
     heaps: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
     limit: u64,
 ) -> PyResult<Moves> {
-    let rules = convert::rules(misere, take_rule)?;
+    let rules = rules.get().rules();
     let position = Position::new(convert::heaps(heaps)?);
     let count = position.count_moves(&rules)?;
     if count > u128::from(limit) {
@@ -195,16 +171,18 @@ type SolvedBox<'py> = (
 /// The reference search over the box `0..=bounds[i]`: whether each position is P,
 /// and with `remoteness` its remoteness, as arrays of shape `bounds + 1`.
 #[pyfunction]
-#[pyo3(signature = (bounds, misere, take_rule, max_positions, remoteness = false))]
+#[pyo3(signature = (bounds, rules, max_positions, remoteness = false))]
 pub fn solve_box<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     max_positions: u64,
     remoteness: bool,
 ) -> PyResult<SolvedBox<'py>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
+    let (bounds, rules) = (
+        convert::uints(bounds, "bounds", "bound")?,
+        rules.get().rules(),
+    );
     let (solution, distances) = py.detach(|| {
         BoxSolution::solve(&bounds, &rules, max_positions).map(|solution| {
             let distances = remoteness.then(|| solution.remoteness());
@@ -222,11 +200,13 @@ pub fn solve_box<'py>(
 pub fn solve_outcomes<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     max_positions: u64,
 ) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
+    let (bounds, rules) = (
+        convert::uints(bounds, "bounds", "bound")?,
+        rules.get().rules(),
+    );
     let is_p = py.detach(|| search::solve_outcomes(&bounds, &rules, max_positions))?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
     Ok(boxed(&shape, is_p).into_pyarray(py))

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::convert;
+use super::rules::PyRules;
 use crate::tables;
 
 /// Every P-position of the box `0..=bounds[i]`, in lexicographic order, as a
@@ -14,11 +15,13 @@ use crate::tables;
 pub fn p_positions<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyRules>,
     max_rows: u64,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
-    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
+    let (bounds, rules) = (
+        convert::uints(bounds, "bounds", "bound")?,
+        rules.get().rules(),
+    );
     let count = py.detach(|| tables::count_p_positions(&bounds, &rules))?;
     if count > BigUint::from(max_rows) {
         return Err(PyValueError::new_err(format!(
@@ -37,9 +40,11 @@ pub fn p_positions<'py>(
 pub fn count_p_positions(
     py: Python<'_>,
     bounds: &Bound<'_, PyAny>,
-    misere: bool,
-    take_rule: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyRules>,
 ) -> PyResult<BigUint> {
-    let (bounds, rules) = convert::box_args(bounds, misere, take_rule)?;
+    let (bounds, rules) = (
+        convert::uints(bounds, "bounds", "bound")?,
+        rules.get().rules(),
+    );
     Ok(py.detach(|| tables::count_p_positions(&bounds, &rules))?)
 }
