@@ -165,7 +165,7 @@ pub fn batch_winning_move<'py>(
             .try_readwrite()
             .map_err(|e| borrow_error("the take output", e))?;
         let (heap_target, take_target) = (heap_written.as_array_mut(), take_written.as_array_mut());
-        py.detach(|| batch::winning_move(view, &rules, max_positions, heap_target, take_target))?;
+        py.detach(|| batch::winning_move(view, rules, max_positions, heap_target, take_target))?;
         Ok::<_, PyErr>(())
     })?;
     Ok((heap_result, take_result))
@@ -198,7 +198,7 @@ pub fn batch_winning_split<'py>(
             into_written.as_array_mut(),
         );
         py.detach(|| {
-            batch::winning_split(view, &rules, max_positions, targets.0, targets.1, targets.2)
+            batch::winning_split(view, rules, max_positions, targets.0, targets.1, targets.2)
         })?;
         Ok::<_, PyErr>(())
     })?;

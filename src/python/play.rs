@@ -150,7 +150,7 @@ pub fn simulate<'py>(
     let heaps = convert::heaps(heaps)?;
     let styles = [style(&style_a.0, style_a.1)?, style(&style_b.0, style_b.1)?];
     let result =
-        py.detach(|| players::simulate(&heaps, &rules, styles, games, seed, max_positions))?;
+        py.detach(|| players::simulate(&heaps, rules, styles, games, seed, max_positions))?;
     Ok((
         result.wins,
         result.lengths.into_pyarray(py),

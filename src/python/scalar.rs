@@ -32,8 +32,8 @@ pub fn grundy_values(
     let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     Ok((
-        theory::grundy_values(&heaps, &rules)?,
-        theory::nim_sum(&heaps, &rules)?,
+        theory::grundy_values(&heaps, rules)?,
+        theory::nim_sum(&heaps, rules)?,
     ))
 }
 
@@ -68,7 +68,7 @@ pub fn analyse(
     let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let a = py.detach(|| {
-        Solver::new(&heaps, &rules, max_positions).map(|solver| solver.analyse(&heaps))
+        Solver::new(&heaps, rules, max_positions).map(|solver| solver.analyse(&heaps))
     })?;
     Ok((
         a.grundy,
@@ -89,7 +89,7 @@ pub fn is_p(
 ) -> PyResult<bool> {
     let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
-    let outcome = py.detach(|| solver::outcome(&heaps, &rules, max_positions))?;
+    let outcome = py.detach(|| solver::outcome(&heaps, rules, max_positions))?;
     Ok(outcome == theory::Outcome::P)
 }
 
@@ -105,7 +105,7 @@ pub fn remoteness(
     let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let found = py.detach(|| {
-        Solver::new(&heaps, &rules, max_positions).map(|solver| solver.remoteness(&heaps))
+        Solver::new(&heaps, rules, max_positions).map(|solver| solver.remoteness(&heaps))
     })?;
     found.ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -125,7 +125,7 @@ pub fn after<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let rules = rules.get().rules();
     let mv = convert::move_from(mv.0, mv.1, mv.2)?;
-    let position = Position::new(convert::heaps(heaps)?).after(mv, &rules)?;
+    let position = Position::new(convert::heaps(heaps)?).after(mv, rules)?;
     PyTuple::new(py, position.heaps())
 }
 
@@ -140,7 +140,7 @@ pub fn illegal_reason(
     let heaps = convert::heaps(heaps)?;
     rules.check_heaps(heaps.len())?;
     let mv = convert::move_from(mv.0, mv.1, mv.2)?;
-    Ok(check_move(&heaps, mv, &rules).err().map(|e| e.to_string()))
+    Ok(check_move(&heaps, mv, rules).err().map(|e| e.to_string()))
 }
 
 /// Every legal move; refuses to list more than `limit`.
@@ -152,13 +152,13 @@ pub fn legal_moves(
 ) -> PyResult<Moves> {
     let rules = rules.get().rules();
     let position = Position::new(convert::heaps(heaps)?);
-    let count = position.count_moves(&rules)?;
+    let count = position.count_moves(rules)?;
     if count > u128::from(limit) {
         return Err(PyValueError::new_err(format!(
             "the position has {count} legal moves, more than the {limit} that may be listed"
         )));
     }
-    let moves = convert::wires(position.moves(&rules)?);
+    let moves = convert::wires(position.moves(rules)?);
     Ok(moves)
 }
 
@@ -184,7 +184,7 @@ pub fn solve_box<'py>(
         rules.get().rules(),
     );
     let (solution, distances) = py.detach(|| {
-        BoxSolution::solve(&bounds, &rules, max_positions).map(|solution| {
+        BoxSolution::solve(&bounds, rules, max_positions).map(|solution| {
             let distances = remoteness.then(|| solution.remoteness());
             (solution, distances)
         })
@@ -207,7 +207,7 @@ pub fn solve_outcomes<'py>(
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
     );
-    let is_p = py.detach(|| search::solve_outcomes(&bounds, &rules, max_positions))?;
+    let is_p = py.detach(|| search::solve_outcomes(&bounds, rules, max_positions))?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
     Ok(boxed(&shape, is_p).into_pyarray(py))
 }

@@ -22,13 +22,13 @@ pub fn p_positions<'py>(
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
     );
-    let count = py.detach(|| tables::count_p_positions(&bounds, &rules))?;
+    let count = py.detach(|| tables::count_p_positions(&bounds, rules))?;
     if count > BigUint::from(max_rows) {
         return Err(PyValueError::new_err(format!(
             "the box holds {count} P-positions, more than max_rows={max_rows}"
         )));
     }
-    let flat = py.detach(|| tables::p_positions(&bounds, &rules))?;
+    let flat = py.detach(|| tables::p_positions(&bounds, rules))?;
     let rows = usize::try_from(count).expect("at most max_rows rows");
     let table = Array2::from_shape_vec((rows, bounds.len()), flat)
         .expect("the listing has one row per counted P-position");
@@ -46,5 +46,5 @@ pub fn count_p_positions(
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
     );
-    Ok(py.detach(|| tables::count_p_positions(&bounds, &rules))?)
+    Ok(py.detach(|| tables::count_p_positions(&bounds, rules))?)
 }
