@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use arbitrary::{Result, Unstructured};
 use ndarray::{Array2, Array3};
+use nimkit::code::TakeAndBreak;
 use nimkit::game::Game;
+use nimkit::multiset::MultisetSolution;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
-use nimkit::position::{Move, Position};
+use nimkit::position::{Move, Parts, Position};
 use nimkit::rules::{HeapTake, Rules, TakeLimit};
 use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
@@ -23,7 +25,57 @@ pub fn check(data: &[u8]) {
     let _ = small_box(&mut u)
         .and_then(|_| subtraction(&mut u))
         .and_then(|_| anything(&mut u))
-        .and_then(|_| set_box(&mut u));
+        .and_then(|_| set_box(&mut u))
+        .and_then(|_| codes(&mut u));
+}
+
+/// Take-and-break codes: any text parses or is refused without a panic; a small
+/// code's closed forms equal the search over multisets of heaps on small positions,
+/// and arbitrary moves (splits included) are played or refused, never a panic.
+fn codes(u: &mut Unstructured<'_>) -> Result<()> {
+    let text: String = u.arbitrary()?;
+    let _ = TakeAndBreak::parse(&text);
+    let d0 = [0u8, 4, 8, 12][u.int_in_range(0..=3)?];
+    let digits: Vec<u8> = (0..u.int_in_range(1..=3)?)
+        .map(|_| u.int_in_range(0..=15))
+        .collect::<Result<_>>()?;
+    let after: String = digits.iter().map(|d| format!("{d:x}")).collect();
+    let bang = if u.arbitrary()? { "!" } else { "" };
+    let Ok(code) = TakeAndBreak::parse(&format!("{d0:x}{bang}.{after}")) else {
+        return Ok(());
+    };
+    let misere: bool = u.arbitrary()?;
+    let rules = Rules::new(misere, TakeLimit::Code(Arc::new(code))).expect("valid rules");
+    let heaps: Vec<u64> = (0..u.int_in_range(1..=3)?)
+        .map(|_| u.int_in_range(0..=7))
+        .collect::<Result<_>>()?;
+    let search = MultisetSolution::solve(&heaps, &rules, 100_000).expect("small positions");
+    if !misere {
+        let analysis = theory::analyse(&heaps, &rules).expect("closed form");
+        assert_eq!(
+            analysis.outcome,
+            search.outcome(&heaps),
+            "{heaps:?} {rules:?}"
+        );
+        assert_eq!(analysis.winning_moves, search.winning_moves(&heaps));
+    }
+    let mut game = Game::new(heaps.clone(), rules.clone(), 0).expect("small positions");
+    for _ in 0..u.int_in_range(0..=6)? {
+        let parts: Vec<u64> = (0..u.int_in_range(0..=3)?)
+            .map(|_| u.arbitrary())
+            .collect::<Result<_>>()?;
+        let mv = Move::split(
+            u.int_in_range(0..=3)?,
+            u.arbitrary()?,
+            Parts::new(&parts).unwrap_or(Parts::NONE),
+        );
+        if game.push(mv).is_ok() {
+            assert!(Position::new(game.heaps().to_vec()).moves(&rules).is_ok());
+        }
+    }
+    while game.pop().is_some() {}
+    assert_eq!(game.heaps(), heaps.as_slice());
+    Ok(())
 }
 
 /// A small subtraction set with its Grundy sequence.

@@ -142,9 +142,7 @@ def winning_split(
     ([0], [1], [[1, 7, 0]])
     """
     array = _as_heaps(heaps)
-    heap, take, into = _core.batch_winning_split(
-        array, rules_or_default(rules), max_positions
-    )
+    heap, take, into = _core.batch_winning_split(array, rules_or_default(rules), max_positions)
     return heap, take, into
 
 

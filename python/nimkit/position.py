@@ -122,8 +122,17 @@ class Move:
         return Move, (self._heap, self._take, self._into)
 
 
+def _trusted_move(heap: int, take: int, into: Sequence[int] | None) -> Move:
+    """A move from values the core has already validated."""
+    move = object.__new__(Move)
+    object.__setattr__(move, "_heap", heap)
+    object.__setattr__(move, "_take", take)
+    object.__setattr__(move, "_into", None if into is None else tuple(into))
+    return move
+
+
 def _moves(wires: Iterable[tuple[int, int, Sequence[int] | None]]) -> list[Move]:
-    return [Move(*wire) for wire in wires]
+    return [_trusted_move(*wire) for wire in wires]
 
 
 class Position(Sequence[int]):
@@ -189,9 +198,7 @@ class Position(Sequence[int]):
 
         Raises ValueError when there are more than ``MAX_LISTED_MOVES``.
         """
-        return _moves(
-            _core.legal_moves(self._heaps, rules_or_default(rules), MAX_LISTED_MOVES)
-        )
+        return _moves(_core.legal_moves(self._heaps, rules_or_default(rules), MAX_LISTED_MOVES))
 
     def is_legal(self, move: Move, rules: Rules | None = None) -> bool:
         """Whether ``move`` may be played here under ``rules``."""

@@ -58,9 +58,7 @@ class Rules(_core.Rules):
         named = (("max_take", max_take), ("take", take), ("code", code))
         given = [name for name, value in named if value is not None]
         if len(given) > 1:
-            raise ValueError(
-                f"give either max_take or take or code, not {' and '.join(given)}"
-            )
+            raise ValueError(f"give either max_take or take or code, not {' and '.join(given)}")
         spec: Any = max_take
         if take is not None:
             spec = _sets(take)

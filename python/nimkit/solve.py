@@ -59,8 +59,6 @@ def solve(
     rules = rules_or_default(rules)
     bounds = position.heaps if isinstance(position, Position) else Position(position).heaps
     if not remoteness:
-        return Solution(
-            bounds, rules, _core.solve_outcomes(bounds, rules, max_positions), None
-        )
+        return Solution(bounds, rules, _core.solve_outcomes(bounds, rules, max_positions), None)
     is_p, distances = _core.solve_box(bounds, rules, max_positions, True)
     return Solution(bounds, rules, is_p, distances)
