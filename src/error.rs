@@ -94,6 +94,12 @@ pub enum Error {
     #[error("{0} is for Nim and take limits, not subtraction sets; use nimkit.solve")]
     NotForSets(&'static str),
 
+    #[error("{heaps} heaps are more than the {limit} a P-position table is made for")]
+    TooManyHeaps { heaps: usize, limit: usize },
+
+    #[error("not enough memory for {bytes} bytes")]
+    OutOfMemory { bytes: u128 },
+
     #[error("bad take-and-break code {code:?}: {reason}")]
     BadCode { code: String, reason: String },
 

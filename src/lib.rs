@@ -1,4 +1,5 @@
 //! nimkit: an exact solver for Nim and its take-away relatives.
+pub mod alloc;
 pub mod batch;
 pub mod error;
 pub mod game;

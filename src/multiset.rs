@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::position::{HeapMove, Move};
 use crate::rules::{Rules, Take};
@@ -141,9 +142,9 @@ impl MultisetSolution {
     }
 
     /// The remoteness of every labelled position, by id (see `BoxSolution::remoteness`).
-    pub fn remoteness(&self) -> Vec<u32> {
+    pub fn remoteness(&self) -> Result<Vec<u32>> {
         let take = self.rules.take_for(0);
-        let mut remoteness = vec![0u32; self.keys.len()];
+        let mut remoteness = alloc::filled(self.keys.len(), 0u32)?;
         for &id in &self.order {
             let heaps = &self.keys[id as usize];
             let winning = !self.is_p[id as usize];
@@ -164,7 +165,7 @@ impl MultisetSolution {
             }
             remoteness[id as usize] = best.map_or(0, |b| b + 1);
         }
-        remoteness
+        Ok(remoteness)
     }
 
     /// The remoteness of one position, given the table from `remoteness`.

@@ -3,6 +3,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
+use crate::alloc;
 use crate::game::{winner_at_end, Player};
 use crate::position::{apply, undo, Move, Position};
 use crate::rules::{Rules, TakeLimit};
@@ -226,7 +227,7 @@ pub fn simulate(
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
     let solver = Solver::new(start, rules, max_positions)?;
-    let mut lengths = vec![0u32; games];
+    let mut lengths = alloc::filled(games, 0u32)?;
     let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
         for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {
             *x += y;

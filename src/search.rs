@@ -3,6 +3,7 @@
 //! A position with no move is P in normal play and N in misère play; any other
 //! position is N exactly when some move reaches a P-position. Every move lowers a
 //! heap, so one pass in increasing mixed-radix order labels the whole box.
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::position::Move;
 use crate::rules::{Rules, Take};
@@ -21,7 +22,7 @@ impl BoxSolution {
     /// Label every position of the box; refuse boxes of more than `max_positions`.
     pub fn solve(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         let (size, strides) = layout(bounds, rules, max_positions)?;
-        let mut is_p = vec![false; size];
+        let mut is_p = alloc::filled(size, false)?;
         let mut heaps = vec![0u64; bounds.len()];
         for index in 0..size {
             let mut has_move = false;
@@ -63,8 +64,8 @@ impl BoxSolution {
     /// game lasts when the winner hurries and the loser delays (Steinhaus). A position
     /// with no move has remoteness 0; an N-position is one more than its smallest
     /// P-child; a P-position is one more than its largest child.
-    pub fn remoteness(&self) -> Vec<u32> {
-        let mut remoteness = vec![0u32; self.is_p.len()];
+    pub fn remoteness(&self) -> Result<Vec<u32>> {
+        let mut remoteness = alloc::filled(self.is_p.len(), 0u32)?;
         let mut heaps = vec![0u64; self.bounds.len()];
         for index in 0..self.is_p.len() {
             let winning = !self.is_p[index];
@@ -86,7 +87,7 @@ impl BoxSolution {
             remoteness[index] = best.map_or(0, |b| b + 1);
             advance(&mut heaps, &self.bounds);
         }
-        remoteness
+        Ok(remoteness)
     }
 
     /// The outcome of one position inside the box.
@@ -148,12 +149,13 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
             Take::Set(_) | Take::Code(_) => None,
         })
         .collect();
-    let mut last_p: Vec<Vec<u64>> = (0..m)
+    let last_p: Result<Vec<Vec<u64>>> = (0..m)
         .map(|i| match reach[i] {
-            Some(_) => vec![NONE; size / (bounds[i] as usize + 1)],
-            None => Vec::new(),
+            Some(_) => alloc::filled(size / (bounds[i] as usize + 1), NONE),
+            None => Ok(Vec::new()),
         })
         .collect();
+    let (mut last_p, mut is_p) = (last_p?, alloc::filled(size, false)?);
     // The line of the current position for each heap: its index with that heap removed.
     let line_of = |index: usize, i: usize| {
         let block = strides[i] * (bounds[i] as usize + 1);
@@ -167,11 +169,12 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
         misere: rules.is_misere(),
     };
     // Without sets the verdict loop needs no per-heap branch on the rule kind.
-    Ok(if reach.iter().any(Option::is_none) {
-        walk.run::<true>(size, &mut last_p, line_of)
+    if reach.iter().any(Option::is_none) {
+        walk.run::<true>(&mut is_p, &mut last_p, line_of);
     } else {
-        walk.run::<false>(size, &mut last_p, line_of)
-    })
+        walk.run::<false>(&mut is_p, &mut last_p, line_of);
+    }
+    Ok(is_p)
 }
 
 /// No P-position seen on the line yet.
@@ -189,14 +192,14 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn run<const SETS: bool>(
         &self,
-        size: usize,
+        is_p: &mut [bool],
         last_p: &mut [Vec<u64>],
         line_of: impl Fn(usize, usize) -> usize,
-    ) -> Vec<bool> {
+    ) {
         let (bounds, strides, m) = (self.bounds, self.strides, self.bounds.len());
         let mut lines = vec![0usize; m];
         let mut heaps = vec![0u64; m];
-        let mut is_p = vec![false; size];
+        let size = is_p.len();
         for index in 0..size {
             let mut reaches_p = false;
             // Without sets only the empty position has no move.
@@ -245,7 +248,6 @@ impl Walk<'_> {
                 None => {}
             }
         }
-        is_p
     }
 }
 

@@ -64,7 +64,7 @@ impl Table {
         }
     }
 
-    fn remoteness(&self) -> Vec<u32> {
+    fn remoteness(&self) -> Result<Vec<u32>> {
         match self {
             Table::Box(table) => table.remoteness(),
             Table::Multiset(table) => table.remoteness(),
@@ -165,7 +165,7 @@ impl Solver {
                 Some(table) => table.clone(),
                 None => Table::solve(&self.start, &self.rules, self.max_positions).ok()?,
             };
-            let values = table.remoteness();
+            let values = table.remoteness().ok()?;
             Some(Remoteness { table, values })
         });
         table

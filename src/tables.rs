@@ -35,8 +35,17 @@ impl Heap {
     }
 }
 
+/// The most heaps a table walks: its recursion goes one level per heap.
+pub const MAX_TABLE_HEAPS: usize = 1024;
+
 fn heaps(bounds: &[u64], rules: &Rules) -> Result<Vec<Heap>> {
     rules.check_heaps(bounds.len())?;
+    if bounds.len() > MAX_TABLE_HEAPS {
+        return Err(Error::TooManyHeaps {
+            heaps: bounds.len(),
+            limit: MAX_TABLE_HEAPS,
+        });
+    }
     bounds
         .iter()
         .enumerate()

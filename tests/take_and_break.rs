@@ -19,7 +19,7 @@ fn rules(code: &str, misere: bool) -> Rules {
 fn values(code: &str, count: usize) -> Vec<u32> {
     let code = TakeAndBreak::parse(code).unwrap();
     code.ensure(count as u64).unwrap();
-    code.first(count)
+    code.first(count).unwrap()
 }
 
 /// CGSuite's own test fixtures (TakeAndBreakTest): normal-play values of heaps 1..20.

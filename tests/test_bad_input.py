@@ -170,3 +170,25 @@ def test_readme_table_matches_the_matrix():
         "empty arrays",
     ]:
         assert kind in rows, kind
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: nk.SubtractionGame({1, 3, 4}).grundy_sequence(2**63),
+        lambda: nk.SubtractionGame({1, 3, 4}).grundy_sequence(10**13),
+        lambda: nk.simulate([1, 2], None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=10**13),
+        lambda: nk.simulate(
+            [1, 2], None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=2**64 - 1
+        ),
+        lambda: nk.solve([10**12], max_positions=10**13, remoteness=False),
+    ],
+)
+def test_requests_too_large_for_memory_are_memory_errors(call):
+    with pytest.raises(MemoryError, match="not enough memory"):
+        call()
+
+
+def test_tables_refuse_a_heap_count_their_walk_cannot_take():
+    with pytest.raises(ValueError, match="100000 heaps are more than the 1024"):
+        nk.p_positions(0, n_heaps=100_000)

@@ -20,6 +20,7 @@
 use std::fmt;
 use std::sync::{OnceLock, PoisonError, RwLock};
 
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::position::{HeapMove, Parts};
 
@@ -336,14 +337,16 @@ impl TakeAndBreak {
     }
 
     /// The first `count` values (`ensure(count - 1)` first).
-    pub fn first(&self, count: usize) -> Vec<u32> {
+    pub fn first(&self, count: usize) -> Result<Vec<u32>> {
+        let mut out = alloc::with_capacity(count)?;
         match self.periodic.get() {
-            Some(periodic) => (0..count as u64).map(|n| periodic.value(n)).collect(),
+            Some(periodic) => out.extend((0..count as u64).map(|n| periodic.value(n))),
             None => {
                 self.grow(count);
-                self.read_values()[..count].to_vec()
+                out.extend_from_slice(&self.read_values()[..count]);
             }
         }
+        Ok(out)
     }
 
     /// `(preperiod, period)` once proven (`ensure` grows the values and tries).

@@ -5,6 +5,7 @@
 //! consecutive values repeats, everything after repeats too.
 use std::collections::HashMap;
 
+use crate::alloc;
 use crate::error::{Error, Result};
 
 /// The largest subtraction set accepted (its Grundy values stay below this too).
@@ -176,15 +177,15 @@ impl GrundySequence {
     }
 
     /// The first `count` values, by tiling the period.
-    pub fn first(&self, count: usize) -> Vec<u16> {
-        let mut out = Vec::with_capacity(count);
+    pub fn first(&self, count: usize) -> Result<Vec<u16>> {
+        let mut out = alloc::with_capacity(count)?;
         out.extend_from_slice(&self.values[..count.min(self.values.len())]);
         let cycle = &self.values[self.preperiod..];
         while out.len() < count {
             let take = cycle.len().min(count - out.len());
             out.extend_from_slice(&cycle[..take]);
         }
-        out
+        Ok(out)
     }
 
     /// XOR of the Grundy values of the heaps.

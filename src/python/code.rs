@@ -96,7 +96,7 @@ impl PyTakeAndBreak {
         let rule = &self.0;
         let values = py.detach(|| {
             rule.ensure(count.saturating_sub(1) as u64)
-                .map(|()| rule.first(count))
+                .and_then(|()| rule.first(count))
         })?;
         Ok(values.into_pyarray(py))
     }

@@ -1,6 +1,6 @@
 //! The core's errors, mapped once to Python exceptions.
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::PyErr;
 
 use crate::error::Error;
@@ -14,7 +14,9 @@ create_exception!(
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
-        if err.is_illegal_move() {
+        if let Error::OutOfMemory { .. } = err {
+            PyMemoryError::new_err(err.to_string())
+        } else if err.is_illegal_move() {
             IllegalMoveError::new_err(err.to_string())
         } else {
             PyValueError::new_err(err.to_string())

@@ -184,10 +184,9 @@ pub fn solve_box<'py>(
         rules.get().rules(),
     );
     let (solution, distances) = py.detach(|| {
-        BoxSolution::solve(&bounds, rules, max_positions).map(|solution| {
-            let distances = remoteness.then(|| solution.remoteness());
-            (solution, distances)
-        })
+        let solution = BoxSolution::solve(&bounds, rules, max_positions)?;
+        let distances = remoteness.then(|| solution.remoteness()).transpose()?;
+        Ok::<_, crate::error::Error>((solution, distances))
     })?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
     let is_p = boxed(&shape, solution.is_p().to_vec()).into_pyarray(py);

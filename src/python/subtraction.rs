@@ -67,8 +67,12 @@ impl PySubtractionGame {
     }
 
     /// The Grundy values of heaps 0 .. count - 1 as a uint16 array.
-    fn grundy_sequence<'py>(&self, py: Python<'py>, count: usize) -> Bound<'py, PyArray1<u16>> {
-        py.detach(|| self.0.first(count)).into_pyarray(py)
+    fn grundy_sequence<'py>(
+        &self,
+        py: Python<'py>,
+        count: usize,
+    ) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        Ok(py.detach(|| self.0.first(count))?.into_pyarray(py))
     }
 
     /// XOR of the heaps' Grundy values.

@@ -1,0 +1,23 @@
+//! Allocations whose size follows the input. They are fallible, so that a request too
+//! large for the machine is an error (MemoryError in Python), never an abort.
+use crate::error::{Error, Result};
+
+/// An empty vector with room for `len` elements.
+pub fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| too_large::<T>(len))?;
+    Ok(v)
+}
+
+/// `len` copies of `value`.
+pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    let mut v = with_capacity(len)?;
+    v.resize(len, value);
+    Ok(v)
+}
+
+fn too_large<T>(len: usize) -> Error {
+    Error::OutOfMemory {
+        bytes: (len as u128).saturating_mul(std::mem::size_of::<T>() as u128),
+    }
+}
