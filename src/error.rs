@@ -97,6 +97,9 @@ pub enum Error {
     #[error("{heaps} heaps are more than the {limit} a P-position table is made for")]
     TooManyHeaps { heaps: usize, limit: usize },
 
+    #[error("interrupted")]
+    Interrupted,
+
     #[error("not enough memory for {bytes} bytes")]
     OutOfMemory { bytes: u128 },
 

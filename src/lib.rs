@@ -4,6 +4,7 @@ pub mod batch;
 pub mod error;
 pub mod game;
 pub mod heap;
+pub mod interrupt;
 pub mod multiset;
 pub mod players;
 pub mod position;

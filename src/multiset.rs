@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 use crate::position::{HeapMove, Move};
 use crate::rules::{Rules, Take};
 use crate::theory::Outcome;
@@ -57,7 +58,9 @@ impl MultisetSolution {
         let mut resolved: Vec<bool> = Vec::new();
         let root = solution.insert(canonical(start.iter().copied(), take), &mut resolved);
         let mut stack = vec![Frame::new(root)];
+        let mut poll = Poll::default();
         while let Some(frame) = stack.last_mut() {
+            poll.tick()?;
             let heaps = Arc::clone(&solution.keys[frame.id as usize]);
             let Some((heap, option)) = next_option(&heaps, take, frame) else {
                 let p = if frame.has_move {
@@ -145,7 +148,9 @@ impl MultisetSolution {
     pub fn remoteness(&self) -> Result<Vec<u32>> {
         let take = self.rules.take_for(0);
         let mut remoteness = alloc::filled(self.keys.len(), 0u32)?;
+        let mut poll = Poll::default();
         for &id in &self.order {
+            poll.tick()?;
             let heaps = &self.keys[id as usize];
             let winning = !self.is_p[id as usize];
             let mut best: Option<u32> = None;

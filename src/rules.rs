@@ -259,10 +259,14 @@ impl<'a> Take<'a> {
     }
 
     /// Every legal take from a heap of `n`, smallest first, for rules that never
-    /// split (the box searches).
+    /// split (the box searches, whose inner loops run here: no `HeapMove` is built).
     #[inline]
     pub fn takes(self, n: u64) -> impl Iterator<Item = u64> + 'a {
-        self.options(n).map(|option| option.take)
+        (0..self.count(n)).map(move |i| match self {
+            Take::Set(set) => set.set().elements()[i as usize],
+            Take::Code(code) => code.nth(n, i).take,
+            _ => i + 1,
+        })
     }
 
     /// Why a heap of `size` may not make `option`, if it may not (after `check`).

@@ -5,6 +5,7 @@
 //! heap, so one pass in increasing mixed-radix order labels the whole box.
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 use crate::position::Move;
 use crate::rules::{Rules, Take};
 use crate::theory::Outcome;
@@ -24,7 +25,9 @@ impl BoxSolution {
         let (size, strides) = layout(bounds, rules, max_positions)?;
         let mut is_p = alloc::filled(size, false)?;
         let mut heaps = vec![0u64; bounds.len()];
+        let mut poll = Poll::default();
         for index in 0..size {
+            poll.tick()?;
             let mut has_move = false;
             let mut reaches_p = false;
             'heaps: for (i, &n) in heaps.iter().enumerate() {
@@ -67,7 +70,9 @@ impl BoxSolution {
     pub fn remoteness(&self) -> Result<Vec<u32>> {
         let mut remoteness = alloc::filled(self.is_p.len(), 0u32)?;
         let mut heaps = vec![0u64; self.bounds.len()];
+        let mut poll = Poll::default();
         for index in 0..self.is_p.len() {
+            poll.tick()?;
             let winning = !self.is_p[index];
             let mut best: Option<u32> = None;
             for (i, &n) in heaps.iter().enumerate() {
@@ -170,9 +175,9 @@ pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Resu
     };
     // Without sets the verdict loop needs no per-heap branch on the rule kind.
     if reach.iter().any(Option::is_none) {
-        walk.run::<true>(&mut is_p, &mut last_p, line_of);
+        walk.run::<true>(&mut is_p, &mut last_p, line_of)?;
     } else {
-        walk.run::<false>(&mut is_p, &mut last_p, line_of);
+        walk.run::<false>(&mut is_p, &mut last_p, line_of)?;
     }
     Ok(is_p)
 }
@@ -195,12 +200,14 @@ impl Walk<'_> {
         is_p: &mut [bool],
         last_p: &mut [Vec<u64>],
         line_of: impl Fn(usize, usize) -> usize,
-    ) {
+    ) -> Result<()> {
         let (bounds, strides, m) = (self.bounds, self.strides, self.bounds.len());
         let mut lines = vec![0usize; m];
         let mut heaps = vec![0u64; m];
         let size = is_p.len();
+        let mut poll = Poll::default();
         for index in 0..size {
+            poll.tick()?;
             let mut reaches_p = false;
             // Without sets only the empty position has no move.
             let mut has_move = index != 0;
@@ -248,6 +255,7 @@ impl Walk<'_> {
                 None => {}
             }
         }
+        Ok(())
     }
 }
 

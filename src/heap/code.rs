@@ -22,6 +22,7 @@ use std::sync::{OnceLock, PoisonError, RwLock};
 
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 use crate::position::{HeapMove, Parts};
 
 /// The most digits after the point (the largest take is one less).
@@ -287,7 +288,8 @@ impl TakeAndBreak {
         if let Some(&v) = self.read_values().get(n as usize) {
             return v;
         }
-        self.grow(n as usize + 1);
+        // Callers bound this work with `ensure` first, which polls for Ctrl-C.
+        let _ = self.grow(n as usize + 1);
         match self.periodic.get() {
             Some(periodic) => periodic.value(n),
             None => self.read_values()[n as usize],
@@ -309,7 +311,7 @@ impl TakeAndBreak {
             return Ok(());
         }
         let limit = self.naive_limit();
-        self.grow(n.min(limit) as usize + 1);
+        self.grow(n.min(limit) as usize + 1)?;
         if n <= limit || self.periodic.get().is_some() {
             Ok(())
         } else {
@@ -342,7 +344,7 @@ impl TakeAndBreak {
         match self.periodic.get() {
             Some(periodic) => out.extend((0..count as u64).map(|n| periodic.value(n))),
             None => {
-                self.grow(count);
+                self.grow(count)?;
                 out.extend_from_slice(&self.read_values()[..count]);
             }
         }
@@ -364,13 +366,15 @@ impl TakeAndBreak {
     }
 
     /// Compute values until `len` are known or a period is proven, trying to prove
-    /// one each time the count doubles.
-    fn grow(&self, len: usize) {
+    /// one each time the count doubles. Stops at Ctrl-C, keeping what it computed.
+    fn grow(&self, len: usize) -> Result<()> {
         let mut values = self.values.write().unwrap_or_else(PoisonError::into_inner);
         let mut seen = Vec::new();
+        let mut poll = Poll::default();
         while values.len() < len && self.periodic.get().is_none() {
             let next = len.min((values.len() * 2).max(256));
             while values.len() < next {
+                poll.tick()?;
                 let v = self.mex(&values, &mut seen);
                 values.push(v);
             }
@@ -389,6 +393,7 @@ impl TakeAndBreak {
                 }
             }
         }
+        Ok(())
     }
 
     /// The value of heap `values.len()` by the definition.

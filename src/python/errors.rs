@@ -1,6 +1,6 @@
 //! The core's errors, mapped once to Python exceptions.
 use pyo3::create_exception;
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::PyErr;
 
 use crate::error::Error;
@@ -16,10 +16,19 @@ impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
         if let Error::OutOfMemory { .. } = err {
             PyMemoryError::new_err(err.to_string())
+        } else if err == Error::Interrupted {
+            PyKeyboardInterrupt::new_err(())
         } else if err.is_illegal_move() {
             IllegalMoveError::new_err(err.to_string())
         } else {
             PyValueError::new_err(err.to_string())
         }
     }
+}
+
+/// Whether the user pressed Ctrl-C, for the core's long loops (`crate::interrupt`).
+/// They run without the GIL; it is taken for the check, which runs Python's signal
+/// handlers (their KeyboardInterrupt is replaced by the core's `Interrupted`).
+pub fn interrupted() -> bool {
+    pyo3::Python::attach(|py| py.check_signals().is_err())
 }

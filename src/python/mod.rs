@@ -35,4 +35,12 @@ mod core_module {
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
+
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(_module: &Bound<'_, PyModule>) -> PyResult<()> {
+        crate::interrupt::set_hook(super::errors::interrupted);
+        Ok(())
+    }
 }

@@ -1,0 +1,45 @@
+"""Ctrl-C stops long native work: a subprocess running each long computation gets
+SIGINT and ends with KeyboardInterrupt within a second, not when the work is done."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+LONG = [
+    # The box search with remoteness: about 2 * 10**8 positions.
+    "nk.solve([600, 600, 600], max_positions=10**9)",
+    # The outcome-only box search: 10**9 positions.
+    "nk.solve([1000, 1000, 1000], max_positions=2 * 10**9, remoteness=False)",
+    # Misère play of a code: the search over multisets of heaps.
+    "nk.Position([30, 30, 30]).outcome(nk.Rules(code='0.77', misere=True), max_positions=10**9)",
+]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess")
+@pytest.mark.parametrize("code", LONG)
+def test_ctrl_c_interrupts_long_native_work(code):
+    script = f"import nimkit as nk\nprint('ready', flush=True)\n{code}\nprint('finished')"
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    sent = time.perf_counter()
+    try:
+        out, err = child.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        pytest.fail(f"{code} ignored Ctrl-C")
+    assert time.perf_counter() - sent < 2
+    assert "finished" not in out
+    assert err.strip().splitlines()[-1] == "KeyboardInterrupt"
