@@ -2,7 +2,7 @@
 use crate::error::{Error, Result};
 use crate::position::{apply, check_move, undo, Move, Position};
 use crate::rules::Rules;
-use crate::solver::{Solver, DEFAULT_MAX_POSITIONS};
+use crate::solver::{self, Solver, DEFAULT_MAX_POSITIONS};
 use crate::theory::Outcome;
 
 /// Player 0 or player 1.
@@ -54,7 +54,7 @@ impl Game {
             return Err(Error::NoSuchPlayer(first));
         }
         Ok(Game {
-            solver: Solver::new(&start, &rules, max_positions)?,
+            solver: solver::shared(&start, &rules, max_positions)?,
             heaps: start.clone(),
             start: Position::new(start),
             first,

@@ -113,6 +113,12 @@ impl MultisetSolution {
         self.keys.is_empty()
     }
 
+    /// Whether `heaps` is one of the positions searched.
+    pub fn contains(&self, heaps: &[u64]) -> bool {
+        let key = canonical(heaps.iter().copied(), self.rules.take_for(0));
+        self.index.contains_key(&key[..])
+    }
+
     fn id(&self, heaps: impl IntoIterator<Item = u64>) -> u32 {
         let key = canonical(heaps, self.rules.take_for(0));
         *self

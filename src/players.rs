@@ -7,7 +7,7 @@ use crate::alloc;
 use crate::game::{winner_at_end, Player};
 use crate::position::{apply, undo, Move, Position};
 use crate::rules::{Rules, TakeLimit};
-use crate::solver::Solver;
+use crate::solver::{self, Solver};
 use crate::theory::Outcome;
 
 /// How a computer player chooses its moves.
@@ -226,7 +226,7 @@ pub fn simulate(
 ) -> crate::error::Result<Simulation> {
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
-    let solver = Solver::new(start, rules, max_positions)?;
+    let solver = solver::shared(start, rules, max_positions)?;
     let mut lengths = alloc::filled(games, 0u32)?;
     let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
         for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {

@@ -2,7 +2,7 @@
 //! forms where they hold, else a table from exact search: over the box below the start
 //! (every position a game from the start can reach lies in that box), or, when moves
 //! split heaps, over every multiset of heaps reachable from the start.
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::{Error, Result};
 use crate::multiset::MultisetSolution;
@@ -91,8 +91,49 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
     if rules.has_closed_form() {
         theory::outcome(heaps, rules)
     } else {
-        Ok(Solver::new(heaps, rules, max_positions)?.outcome(heaps))
+        Ok(shared(heaps, rules, max_positions)?.outcome(heaps))
     }
+}
+
+/// How many recent solvers `shared` keeps (each may hold a table of up to
+/// `max_positions` positions).
+const RECENT_SOLVERS: usize = 4;
+
+/// The solvers `shared` built last, most recent first.
+static RECENT: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+
+/// A solver whose positions include `heaps`: one of the last few built, when its
+/// rules are these and its search covers `heaps` (so the questions a user asks about
+/// one game, its moves and the positions after them, cost one search), else a new one
+/// with `heaps` as the start. Clones share their tables.
+pub fn shared(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Solver> {
+    if let Some(solver) = recent(heaps, rules, max_positions) {
+        return Ok(solver);
+    }
+    // Searched without the lock, so that other threads are not held up meanwhile.
+    let solver = Solver::new(heaps, rules, max_positions)?;
+    let mut solvers = lock_recent();
+    solvers.truncate(RECENT_SOLVERS - 1);
+    solvers.insert(0, solver.clone());
+    Ok(solver)
+}
+
+/// A recent solver that answers for `heaps`, moved to the front.
+fn recent(heaps: &[u64], rules: &Rules, max_positions: u64) -> Option<Solver> {
+    let mut solvers = lock_recent();
+    let i = solvers
+        .iter()
+        .position(|s| s.max_positions >= max_positions && s.rules == *rules && s.covers(heaps))?;
+    let solver = solvers.remove(i);
+    solvers.insert(0, solver.clone());
+    Some(solver)
+}
+
+fn lock_recent() -> std::sync::MutexGuard<'static, Vec<Solver>> {
+    // A panic elsewhere cannot leave the list inconsistent: keep using it.
+    RECENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Solver {
@@ -118,6 +159,19 @@ impl Solver {
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Whether `heaps` is one of the positions this solver answers for: the box below
+    /// the start, or the multisets of heaps the start reaches when heaps split.
+    pub fn covers(&self, heaps: &[u64]) -> bool {
+        if !self.rules.splits() {
+            return heaps.len() == self.start.len()
+                && heaps.iter().zip(&self.start).all(|(n, bound)| n <= bound);
+        }
+        match &self.table {
+            Some(Table::Multiset(table)) => table.contains(heaps),
+            _ => heaps == self.start,
+        }
     }
 
     /// P or N; `heaps` must lie in the box below the start.

@@ -352,3 +352,29 @@ fn misere_kayles_single_heaps() {
         assert_eq!(outcome == Outcome::P, v == 0, "heap {n}");
     }
 }
+
+/// The questions asked about one game (the start, then the positions after its moves)
+/// are answered by the one search of the start: `shared` hands back the start's solver
+/// (which covers the start) rather than a new one for the smaller position.
+#[test]
+fn one_search_answers_a_game() {
+    use nimkit::solver::shared;
+    let kayles = rules("0.77", true);
+    let start = [7, 4, 2];
+    let first = shared(&start, &kayles, 1 << 20).unwrap();
+    for mv in first.winning_moves(&start) {
+        let mut after = start.to_vec();
+        apply(&mut after, &mv);
+        let again = shared(&after, &kayles, 1 << 20).unwrap();
+        assert!(again.covers(&start), "{after:?} was searched again");
+        assert_eq!(again.outcome(&after), Outcome::P);
+    }
+    // A box solver for misère play of a subtraction set behaves the same.
+    let set = Rules::new(true, TakeLimit::All(3)).unwrap();
+    let first = shared(&[9, 9], &set, 1 << 20).unwrap();
+    assert!(first.covers(&[3, 9]) && !first.covers(&[10, 0]) && !first.covers(&[1]));
+    // Other rules, or a larger max_positions than the cached solver had, search anew.
+    let normal = rules("0.77", false);
+    assert!(!shared(&[5, 1], &normal, 1 << 20).unwrap().covers(&start));
+    assert!(!shared(&[5, 1], &kayles, 1 << 21).unwrap().covers(&start));
+}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -60,8 +61,14 @@ def test_position_is_an_immutable_hashable_sequence():
     assert position == Position((1, 3, 5, 7))
     assert position != (1, 3, 5, 7)
     assert len({position, Position([1, 3, 5, 7]), Position([1, 3, 5])}) == 2
-    with pytest.raises(AttributeError, match="immutable"):
-        position._heaps = (1,)  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="not writable"):
+        position.heaps = (1,)  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        position.extra = 1  # type: ignore[attr-defined]
+    assert position.count(5) == 1
+    assert list(reversed(position)) == [7, 5, 3, 1]
+    assert position[::2] == Position([1, 5])
+    assert isinstance(position, Sequence)
     assert str(position) == "1 3 5 7"
     assert str(Position()) == "(no heaps)"
 

@@ -180,6 +180,16 @@ def test_bad_outputs_and_rules():
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="out cannot be written"):
         batch.nim_sum(heaps, out=frozen)
+    shared = np.lib.stride_tricks.as_strided(
+        np.empty(1, dtype=np.uint64), shape=(5,), strides=(0,), writeable=True
+    )
+    with pytest.raises(ValueError, match="out has elements that share memory"):
+        batch.nim_sum(heaps, out=shared)
+    empty = np.empty((2, 0, 3), dtype=np.uint8)
+    assert batch.nim_sum(empty).shape == (2, 0)
+    assert batch.winning_move(empty)[0].shape == (2, 0)
+    with pytest.raises(ValueError, match=r"out has shape \[0\], but the positions have shape"):
+        batch.nim_sum(empty, out=np.empty(0, dtype=np.uint64))
     with pytest.raises(ValueError, match="2 per-heap take limits given for 3 heaps"):
         batch.nim_sum(heaps, nk.Rules(max_take=(1, 2)))
 

@@ -65,12 +65,7 @@ def test_game_draws_board_and_moves():
 
 
 def test_text_reprs_for_ipython():
-    class Printer:
-        def __init__(self):
-            self.out = []
-
-        def text(self, value):
-            self.out.append(value)
+    from IPython.lib.pretty import pretty
 
     for value, expected in [
         (nk.Position([1, 2]), "Position([1, 2])"),
@@ -79,9 +74,7 @@ def test_text_reprs_for_ipython():
         (nk.analyse([1, 2]), "Winning moves:"),
         (nk.Game([1, 2]), "player 0 to move"),
     ]:
-        printer = Printer()
-        value._repr_pretty_(printer, False)
-        assert expected in printer.out[0]
+        assert expected in pretty(value)
     assert "<code>" in nk.Rules()._repr_html_()
 
 

@@ -8,7 +8,7 @@ from typing import Any, SupportsIndex
 
 from . import _core
 from ._text import analysis_text
-from .position import Move, Outcome, Position, _moves
+from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 
@@ -79,14 +79,14 @@ def analyse(
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning = _core.analyse(position.heaps, rules, max_positions)
+    grundy, nim_sum, is_p, winning = _core.analyse(position, rules, max_positions)
     return Analysis(
         position=position,
         rules=rules,
         grundy=tuple(grundy),
         nim_sum=nim_sum,
         outcome=Outcome.P if is_p else Outcome.N,
-        winning_moves=tuple(_moves(winning)),
+        winning_moves=tuple(winning),
     )
 
 

@@ -56,8 +56,7 @@ class Game:
         max_positions: int = DEFAULT_MAX_POSITIONS,
     ) -> None:
         self._rules = rules_or_default(rules)
-        heaps = position.heaps if isinstance(position, Position) else position
-        self._state = _core.Game(heaps, self._rules, first, max_positions)
+        self._state = _core.Game(position, self._rules, first, max_positions)
         for move in moves:
             self.push(move)
 
@@ -68,11 +67,11 @@ class Game:
     @property
     def position(self) -> Position:
         """The current position."""
-        return Position._trusted(self._state.heaps())
+        return self._state.position()
 
     @property
     def start(self) -> Position:
-        return Position._trusted(self._state.start())
+        return self._state.start()
 
     @property
     def first(self) -> int:
@@ -85,7 +84,7 @@ class Game:
 
     @property
     def history(self) -> list[Move]:
-        return [Move(*m) for m in self._state.history()]
+        return self._state.history()
 
     @property
     def legal_moves(self) -> list[Move]:
@@ -114,27 +113,19 @@ class Game:
 
     def push(self, move: Move) -> None:
         """Play ``move``; IllegalMoveError says why it is not allowed."""
-        if not isinstance(move, Move):
-            raise TypeError(f"move must be a nimkit.Move, not {type(move).__name__}")
-        self._state.push(*move._wire())
+        self._state.push(move)
 
     def pop(self) -> Move:
         """Take back the last move."""
         last = self._state.pop()
         if last is None:
             raise IndexError("pop from a game with no moves")
-        return Move(*last)
+        return last
 
     def review(self) -> list[Mistake]:
         """Every move that turned a won position into a lost one."""
         return [
-            Mistake(
-                ply,
-                player,
-                Move(*played),
-                Position._trusted(tuple(before)),
-                tuple(Move(*m) for m in better),
-            )
+            Mistake(ply, player, played, before, tuple(better))
             for ply, player, played, before, better in self._state.review()
         ]
 
@@ -149,7 +140,7 @@ class Game:
             args.append(repr(self._rules))
         if self.first:
             args.append(f"first={self.first}")
-        if self._state.history():
+        if self._state.has_history():
             args.append(f"moves={self.history!r}")
         return f"Game({', '.join(args)})"
 
@@ -190,8 +181,7 @@ class ComputerPlayer:
         self._engine = _core.Player(style, error_rate, _seed(seed))
 
     def choose(self, game: Game) -> Move | None:
-        choice = self._engine.choose(game._state)
-        return None if choice is None else Move(*choice)
+        return self._engine.choose(game._state)
 
 
 class PerfectPlayer(ComputerPlayer):

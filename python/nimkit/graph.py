@@ -30,12 +30,16 @@ def game_graph(
         raise ValueError("symmetric=True needs the same take rule on every heap")
     key = (lambda p: Position(sorted(p))) if symmetric else (lambda p: p)
     graph = nx.DiGraph()
-    frontier = [key(start)]
-    graph.add_node(frontier[0])
+    # Each node as the game reaches it (heaps in play order), so that every outcome
+    # comes from the one search the core keeps for the start.
+    reached = {key(start): start}
+    graph.add_node(key(start))
+    frontier = [start]
     while frontier:
         current = frontier.pop()
         for move in current.moves(rules):
-            child = key(current.after(move, rules))
+            after = current.after(move, rules)
+            child = key(after)
             if child not in graph:
                 if graph.number_of_nodes() >= max_nodes:
                     raise ValueError(
@@ -43,11 +47,12 @@ def game_graph(
                         "raise max_nodes or start smaller"
                     )
                 graph.add_node(child)
-                frontier.append(child)
-            graph.add_edge(current, child)
+                reached[child] = after
+                frontier.append(after)
+            graph.add_edge(key(current), child)
     for node in graph.nodes:
         graph.nodes[node].update(
-            outcome=node.outcome(rules),
+            outcome=reached[node].outcome(rules),
             nim_sum=node.nim_sum(rules),
             grundy=node.grundy(rules),
             objects=sum(node),

@@ -20,7 +20,7 @@ Take: TypeAlias = "TakeSet | Sequence[TakeSet | None] | None"
 #: The most positions a search may label by default: misère play of subtraction sets
 #: other than {1..k} has no closed form and is solved by searching the box below the
 #: position.
-DEFAULT_MAX_POSITIONS = 10_000_000
+DEFAULT_MAX_POSITIONS: int = _core.DEFAULT_MAX_POSITIONS
 
 
 class Rules(_core.Rules):

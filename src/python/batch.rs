@@ -35,19 +35,39 @@ fn output<'py, O: Element>(
     shape: &[usize],
     name: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<O>>> {
-    match out {
-        None => Ok(PyArrayDyn::<O>::zeros(py, shape, false)),
-        Some(out) => out.cast::<PyArrayDyn<O>>().cloned().map_err(|_| {
-            let wanted = numpy::dtype::<O>(py);
-            let got = out
-                .cast::<PyUntypedArray>()
-                .map(|a| a.dtype().to_string())
-                .unwrap_or_else(|_| "not an array".into());
-            PyTypeError::new_err(format!(
-                "{name} must be a numpy array of dtype {wanted}, got {got}"
-            ))
-        }),
+    let Some(out) = out else {
+        return Ok(PyArrayDyn::<O>::zeros(py, shape, false));
+    };
+    let out = out.cast::<PyArrayDyn<O>>().cloned().map_err(|_| {
+        let wanted = numpy::dtype::<O>(py);
+        let got = out
+            .cast::<PyUntypedArray>()
+            .map(|a| a.dtype().to_string())
+            .unwrap_or_else(|_| "not an array".into());
+        PyTypeError::new_err(format!(
+            "{name} must be a numpy array of dtype {wanted}, got {got}"
+        ))
+    })?;
+    if out.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "{name} has shape {:?}, but the positions have shape {shape:?}",
+            out.shape()
+        )));
     }
+    // Two positions would write the same element: the last would win, silently.
+    if out.shape().iter().zip(out.strides()).any(|(&n, &s)| n > 1 && s == 0) {
+        return Err(PyValueError::new_err(format!(
+            "{name} has elements that share memory (a stride of 0): every position \
+             needs its own"
+        )));
+    }
+    Ok(out)
+}
+
+/// Whether there is no position, hence nothing to write (numpy gives empty arrays
+/// strides of 0, which ndarray's mutable views refuse).
+fn no_positions(shape: &[usize]) -> bool {
+    shape.contains(&0)
 }
 
 /// The heap index and take arrays of `winning_move`.
@@ -111,8 +131,12 @@ macro_rules! one_output {
             out: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
             let rules = rules.get().rules();
-            let result = output::<$out>(py, out, &positions_shape(heaps)?, "out")?;
+            let shape = positions_shape(heaps)?;
+            let result = output::<$out>(py, out, &shape, "out")?;
             with_heaps!(heaps, |view| {
+                if no_positions(&shape) {
+                    return Ok(result);
+                }
                 let mut written = result.try_readwrite().map_err(|e| borrow_error("out", e))?;
                 let $target = written.as_array_mut();
                 let ($view, $rules, $max_positions) = (view, &rules, max_positions);
@@ -158,6 +182,9 @@ pub fn batch_winning_move<'py>(
     let heap_result = output::<i64>(py, heap_out, &shape, "the heap output")?;
     let take_result = output::<u64>(py, take_out, &shape, "the take output")?;
     with_heaps!(heaps, |view| {
+        if no_positions(&shape) {
+            return Ok((heap_result, take_result));
+        }
         let mut heap_written = heap_result
             .try_readwrite()
             .map_err(|e| borrow_error("the heap output", e))?;
@@ -189,6 +216,9 @@ pub fn batch_winning_split<'py>(
     let take_result = PyArrayDyn::<u64>::zeros(py, shape.as_slice(), false);
     let into_result = PyArrayDyn::<u64>::zeros(py, into_shape.as_slice(), false);
     with_heaps!(heaps, |view| {
+        if no_positions(&shape) {
+            return Ok((heap_result, take_result, into_result));
+        }
         let mut heap_written = heap_result.readwrite();
         let mut take_written = take_result.readwrite();
         let mut into_written = into_result.readwrite();

@@ -7,50 +7,9 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::code::PyTakeAndBreak;
+use super::position::PyPosition;
 use super::subtraction::PySubtractionGame;
-use crate::error::Error;
-use crate::position::{Move, Parts};
 use crate::rules::{HeapTake, Rules, TakeLimit};
-
-/// A move as Python passes it: heap, take, and the parts a split leaves (or None).
-pub type WireMove = (usize, u64, Option<Vec<u64>>);
-
-/// A core move as Python receives it.
-pub fn wire(mv: Move) -> WireMove {
-    let parts = mv.into.sizes();
-    (
-        mv.heap,
-        mv.take,
-        (!parts.is_empty()).then(|| parts.to_vec()),
-    )
-}
-
-/// Core moves as Python receives them.
-pub fn wires(moves: impl IntoIterator<Item = Move>) -> Vec<WireMove> {
-    moves.into_iter().map(wire).collect()
-}
-
-/// A move from its parts; `into` must hold two or three nonempty heaps.
-pub fn move_from(heap: usize, take: u64, into: Option<Vec<u64>>) -> PyResult<Move> {
-    let Some(into) = into else {
-        if take == 0 {
-            return Err(Error::TakeNothing.into());
-        }
-        return Ok(Move::new(heap, take));
-    };
-    let parts = Parts::new(&into).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "into lists the heaps a split leaves: two or three sizes, not {}",
-            into.len()
-        ))
-    })?;
-    if into.contains(&0) {
-        return Err(PyValueError::new_err(
-            "into lists the heaps a split leaves, which are nonempty: a size of 0 is not a heap",
-        ));
-    }
-    Ok(Move::split(heap, take, parts))
-}
 
 /// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
 /// (numpy integers), but never bool, float or str, and never a silent cast.
@@ -119,8 +78,11 @@ fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Py
     obj.try_iter().map_err(|_| refuse())?.collect()
 }
 
-/// The heap sizes of a position.
+/// The heap sizes of a position: a `Position` as it is, else validated.
 pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    if let Ok(position) = obj.cast::<PyPosition>() {
+        return Ok(position.get().heaps().to_vec());
+    }
     uints(obj, "heaps", "heap")
 }
 

@@ -4,7 +4,9 @@ mod batch;
 mod code;
 mod convert;
 mod errors;
+mod moves;
 mod play;
+mod position;
 mod rules;
 mod scalar;
 mod subtraction;
@@ -23,14 +25,15 @@ mod core_module {
     #[pymodule_export]
     use super::errors::IllegalMoveError;
     #[pymodule_export]
+    use super::moves::PyMove;
+    #[pymodule_export]
     use super::play::{simulate, PyGame, PyPlayer};
+    #[pymodule_export]
+    use super::position::PyPosition;
     #[pymodule_export]
     use super::rules::PyRules;
     #[pymodule_export]
-    use super::scalar::{
-        after, analyse, check_heaps, check_move_args, grundy_values, illegal_reason, is_p,
-        legal_moves, remoteness, solve_box, solve_outcomes,
-    };
+    use super::scalar::{analyse, check_heaps, solve_box, solve_outcomes};
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]
@@ -39,8 +42,12 @@ mod core_module {
     use pyo3::prelude::*;
 
     #[pymodule_init]
-    fn init(_module: &Bound<'_, PyModule>) -> PyResult<()> {
+    fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::interrupt::set_hook(super::errors::interrupted);
-        Ok(())
+        module.add(
+            "DEFAULT_MAX_POSITIONS",
+            crate::solver::DEFAULT_MAX_POSITIONS,
+        )?;
+        module.add("MAX_LISTED_MOVES", super::position::MAX_LISTED_MOVES)
     }
 }

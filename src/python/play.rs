@@ -2,12 +2,14 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use super::convert::{self, wire, WireMove};
+use super::convert;
+use super::moves::{py_moves, PyMove};
+use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::game::{Game, Player};
 use crate::players::{self, ComputerPlayer, Style};
+use crate::position::{Move, Position};
 use crate::theory::Outcome;
 
 fn style(name: &str, error_rate: f64) -> PyResult<Style> {
@@ -44,16 +46,20 @@ impl PyGame {
         Ok(PyGame(game))
     }
 
-    fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.0.heaps())
+    fn position(&self) -> PyPosition {
+        PyPosition(Position::new(self.0.heaps().to_vec()))
     }
 
-    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.0.start().heaps())
+    fn start(&self) -> PyPosition {
+        PyPosition(self.0.start().clone())
     }
 
-    fn history(&self) -> Vec<WireMove> {
-        convert::wires(self.0.history().iter().copied())
+    fn history(&self) -> Vec<PyMove> {
+        py_moves(self.0.history().iter().copied())
+    }
+
+    fn has_history(&self) -> bool {
+        !self.0.history().is_empty()
     }
 
     fn first(&self) -> Player {
@@ -64,13 +70,12 @@ impl PyGame {
         self.0.to_move()
     }
 
-    #[pyo3(signature = (heap, take, into = None))]
-    fn push(&mut self, heap: usize, take: u64, into: Option<Vec<u64>>) -> PyResult<()> {
-        Ok(self.0.push(convert::move_from(heap, take, into)?)?)
+    fn push(&mut self, #[pyo3(from_py_with = PyMove::of)] r#move: Move) -> PyResult<()> {
+        Ok(self.0.push(r#move)?)
     }
 
-    fn pop(&mut self) -> Option<WireMove> {
-        self.0.pop().map(wire)
+    fn pop(&mut self) -> Option<PyMove> {
+        self.0.pop().map(PyMove)
     }
 
     fn is_over(&self) -> bool {
@@ -92,13 +97,19 @@ impl PyGame {
 
     /// (ply, player, played, position before, every move that kept the win) per mistake.
     #[allow(clippy::type_complexity)]
-    fn review(&self) -> Vec<(usize, Player, WireMove, Vec<u64>, Vec<WireMove>)> {
+    fn review(&self) -> Vec<(usize, Player, PyMove, PyPosition, Vec<PyMove>)> {
         self.0
             .review()
             .into_iter()
             .map(|m| {
-                let better = convert::wires(m.better);
-                (m.ply, m.player, wire(m.played), m.before, better)
+                let before = PyPosition(Position::new(m.before));
+                (
+                    m.ply,
+                    m.player,
+                    PyMove(m.played),
+                    before,
+                    py_moves(m.better),
+                )
             })
             .collect()
     }
@@ -123,10 +134,10 @@ impl PyPlayer {
     }
 
     /// The player's move in the game, or None when no move is left.
-    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<WireMove> {
+    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<PyMove> {
         // The fastest style may build the game's remoteness table on first use.
         let (player, game) = (&mut self.0, &game.0);
-        py.detach(|| player.choose(game.heaps(), game.solver()).map(wire))
+        py.detach(|| player.choose(game.heaps(), game.solver()).map(PyMove))
     }
 }
 
