@@ -74,7 +74,7 @@ pub enum Error {
         value: i128,
     },
 
-    #[error("the box holds {positions} positions, over the limit of {limit}")]
+    #[error("the box holds {positions} positions, over the limit of {limit} (raise max_positions to allow more)")]
     BoxTooLarge { positions: u128, limit: u64 },
 
     #[error(

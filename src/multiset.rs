@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::interrupt::Poll;
 use crate::position::{HeapMove, Move};
 use crate::rules::{Rules, Take};
+use crate::search::{advance, box_size};
 use crate::theory::Outcome;
 
 /// Outcomes of every position reachable from a start, under one rule for all heaps.
@@ -42,8 +43,16 @@ impl MultisetSolution {
     /// Label every position reachable from `start`; refuse to hold more than
     /// `max_positions`. The rules must give every heap the same rule.
     pub fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
-        rules.check_position(start)?;
-        let take = rules.take_for(0);
+        Self::solve_all([start.to_vec()], rules, max_positions)
+    }
+
+    /// Label every position reachable from any of `starts` (which need not reach one
+    /// another), as `solve` does.
+    pub fn solve_all(
+        starts: impl IntoIterator<Item = Vec<u64>>,
+        rules: &Rules,
+        max_positions: u64,
+    ) -> Result<Self> {
         let mut solution = MultisetSolution {
             rules: rules.clone(),
             index: HashMap::new(),
@@ -51,47 +60,74 @@ impl MultisetSolution {
             is_p: Vec::new(),
             order: Vec::new(),
         };
-        let too_large = || Error::MultisetSearchTooLarge {
-            start: start.to_vec(),
-            limit: max_positions,
-        };
         let mut resolved: Vec<bool> = Vec::new();
-        let root = solution.insert(canonical(start.iter().copied(), take), &mut resolved);
+        for start in starts {
+            rules.check_position(&start)?;
+            let key = canonical(start.iter().copied(), rules.take_for(0));
+            if solution.index.contains_key(&key[..]) {
+                continue;
+            }
+            let too_large = || Error::MultisetSearchTooLarge {
+                start: start.clone(),
+                limit: max_positions,
+            };
+            if solution.keys.len() as u64 >= max_positions {
+                return Err(too_large());
+            }
+            let root = solution.insert(key, &mut resolved);
+            solution
+                .label_from(root, &mut resolved, max_positions)
+                .map_err(|e| e.unwrap_or_else(too_large))?;
+        }
+        Ok(solution)
+    }
+
+    /// Label `root` and every unlabelled position below it, children first. `Err(None)`
+    /// when that would hold more than `max_positions` positions.
+    fn label_from(
+        &mut self,
+        root: u32,
+        resolved: &mut Vec<bool>,
+        max_positions: u64,
+    ) -> std::result::Result<(), Option<Error>> {
+        // A handle on the rules (cheap: they are shared) while positions are added.
+        let rules = self.rules.clone();
+        let (take, misere) = (rules.take_for(0), rules.is_misere());
         let mut stack = vec![Frame::new(root)];
         let mut poll = Poll::default();
         while let Some(frame) = stack.last_mut() {
-            poll.tick()?;
-            let heaps = Arc::clone(&solution.keys[frame.id as usize]);
+            poll.tick().map_err(Some)?;
+            let heaps = Arc::clone(&self.keys[frame.id as usize]);
             let Some((heap, option)) = next_option(&heaps, take, frame) else {
                 let p = if frame.has_move {
                     !frame.reaches_p
                 } else {
-                    !rules.is_misere()
+                    !misere
                 };
-                solution.is_p[frame.id as usize] = p;
+                self.is_p[frame.id as usize] = p;
                 resolved[frame.id as usize] = true;
-                solution.order.push(frame.id);
+                self.order.push(frame.id);
                 stack.pop();
                 continue;
             };
             frame.has_move = true;
             let child = canonical(after(&heaps, heap, &option), take);
-            match solution.index.get(&child[..]) {
+            match self.index.get(&child[..]) {
                 Some(&id) if resolved[id as usize] => {
-                    frame.reaches_p |= solution.is_p[id as usize];
+                    frame.reaches_p |= self.is_p[id as usize];
                     frame.option += 1;
                 }
                 Some(_) => unreachable!("moves never return to a position being labelled"),
                 None => {
-                    if solution.keys.len() as u64 >= max_positions {
-                        return Err(too_large());
+                    if self.keys.len() as u64 >= max_positions {
+                        return Err(None);
                     }
-                    let id = solution.insert(child, &mut resolved);
+                    let id = self.insert(child, resolved);
                     stack.push(Frame::new(id));
                 }
             }
         }
-        Ok(solution)
+        Ok(())
     }
 
     fn insert(&mut self, key: Vec<u64>, resolved: &mut Vec<bool>) -> u32 {
@@ -222,6 +258,57 @@ fn after<'a>(heaps: &'a [u64], heap: usize, option: &HeapMove) -> impl Iterator<
         .filter(move |&(i, _)| i != heap)
         .map(|(_, &n)| n);
     others.chain(single).chain(parts)
+}
+
+/// Outcomes, and with `remoteness` remoteness, of every position of the box
+/// `0..=bounds[i]` (in lexicographic order, last heap fastest) under rules that split
+/// heaps: one search from every position of the box, refused past `max_positions`
+/// positions of the box or positions searched.
+pub fn solve_box(
+    bounds: &[u64],
+    rules: &Rules,
+    max_positions: u64,
+    remoteness: bool,
+) -> Result<(Vec<bool>, Option<Vec<u32>>)> {
+    let positions = box_positions(bounds, rules, max_positions)?;
+    let solution = MultisetSolution::solve_all(positions.clone(), rules, max_positions)?;
+    let distances = remoteness.then(|| solution.remoteness()).transpose()?;
+    let mut is_p = alloc::with_capacity(positions.len())?;
+    let mut found = match distances {
+        Some(_) => Some(alloc::with_capacity(positions.len())?),
+        None => None,
+    };
+    for heaps in positions {
+        is_p.push(solution.outcome(&heaps) == Outcome::P);
+        if let (Some(found), Some(table)) = (&mut found, &distances) {
+            found.push(solution.remoteness_of(table, &heaps));
+        }
+    }
+    Ok((is_p, found))
+}
+
+/// Every position of the box `0..=bounds[i]`, in lexicographic order (last heap
+/// fastest); refused past `max_positions`.
+fn box_positions<'a>(
+    bounds: &'a [u64],
+    rules: &Rules,
+    max_positions: u64,
+) -> Result<impl ExactSizeIterator<Item = Vec<u64>> + Clone + 'a> {
+    rules.check_position(bounds)?;
+    let size = box_size(bounds);
+    if size > u128::from(max_positions) {
+        return Err(Error::BoxTooLarge {
+            positions: size,
+            limit: max_positions,
+        });
+    }
+    let mut heaps = vec![0u64; bounds.len()];
+    // At most max_positions, so it fits in usize (the caller allocates that many).
+    Ok((0..size as usize).map(move |_| {
+        let current = heaps.clone();
+        advance(&mut heaps, bounds);
+        current
+    }))
 }
 
 /// The position's key: its heaps that have a move, sorted.

@@ -6,6 +6,7 @@
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::interrupt::Poll;
+use crate::multiset;
 use crate::position::Move;
 use crate::rules::{Rules, Take};
 use crate::theory::Outcome;
@@ -142,6 +143,9 @@ impl BoxSolution {
 /// lexicographic order. A heap with a subtraction set has no such shortcut: each of
 /// its moves is looked up. Returns the same as `BoxSolution::solve(..).is_p()`.
 pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
+    if rules.splits() {
+        return solve_box(bounds, rules, max_positions, false).map(|(is_p, _)| is_p);
+    }
     let (size, strides) = layout(bounds, rules, max_positions)?;
     let m = bounds.len();
     let takes: Vec<Take> = (0..m).map(|i| rules.take_for(i)).collect();
@@ -257,6 +261,24 @@ impl Walk<'_> {
         }
         Ok(())
     }
+}
+
+/// Outcomes and, with `remoteness`, remoteness of every position of the box, in
+/// lexicographic order: by the retrograde pass over the box, or, when moves split
+/// heaps (positions then leave the box), by the multiset search from every position
+/// of the box.
+pub fn solve_box(
+    bounds: &[u64],
+    rules: &Rules,
+    max_positions: u64,
+    remoteness: bool,
+) -> Result<(Vec<bool>, Option<Vec<u32>>)> {
+    if rules.splits() {
+        return multiset::solve_box(bounds, rules, max_positions, remoteness);
+    }
+    let solution = BoxSolution::solve(bounds, rules, max_positions)?;
+    let distances = remoteness.then(|| solution.remoteness()).transpose()?;
+    Ok((solution.is_p, distances))
 }
 
 /// Check a box against the rules and the size limit; return its size and the

@@ -157,6 +157,30 @@ impl Solver {
         })
     }
 
+    /// A solver for every position reachable from any of `positions`, under rules that
+    /// split heaps (the positions need not reach one another: the rows of a batch);
+    /// `largest` is their largest heap.
+    pub fn for_positions(
+        positions: impl IntoIterator<Item = Vec<u64>>,
+        largest: u64,
+        rules: &Rules,
+        max_positions: u64,
+    ) -> Result<Self> {
+        debug_assert!(
+            rules.splits(),
+            "other rules search the box spanned by the rows"
+        );
+        rules.check_scan_up_to(largest)?;
+        let table = MultisetSolution::solve_all(positions, rules, max_positions)?;
+        Ok(Solver {
+            rules: rules.clone(),
+            start: Vec::new(),
+            max_positions,
+            table: Some(Table::Multiset(Arc::new(table))),
+            remoteness: Arc::default(),
+        })
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

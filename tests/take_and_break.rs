@@ -288,6 +288,26 @@ proptest! {
         }
     }
 
+    /// The box search through splits (one multiset search from every position of the
+    /// box) against the reference, position by position in lexicographic order.
+    #[test]
+    fn box_search_equals_reference(
+        code in random_code(),
+        misere in any::<bool>(),
+        bounds in prop::collection::vec(0u64..6, 1..4),
+    ) {
+        let rules = rules(&code, misere);
+        let (is_p, _) = nimkit::search::solve_box(&bounds, &rules, u64::MAX, false).unwrap();
+        let mut memo = HashMap::new();
+        let mut heaps = vec![0u64; bounds.len()];
+        for &found in &is_p {
+            prop_assert_eq!(found, naive_outcome(&code, misere, &heaps, &mut memo), "{:?}", heaps);
+            nimkit::search::advance(&mut heaps, &bounds);
+        }
+        let size: u64 = bounds.iter().map(|b| b + 1).product();
+        prop_assert_eq!(is_p.len() as u64, size);
+    }
+
     /// Pop undoes push, splits included.
     #[test]
     fn undo_undoes_apply(code in random_code(), heaps in prop::collection::vec(0u64..12, 1..4)) {

@@ -213,8 +213,6 @@ def test_batch_normal_play_uses_grundy_values():
     assert found[0].tolist() == first[0].tolist()
     assert found[1].tolist() == first[1].tolist()
     assert not found[2].any()
-    with pytest.raises(ValueError, match="misère"):
-        batch.is_p_position(heaps, Rules(code="0.77", misere=True))
     # A heap of 10**12 has about 10**12 splits: its outcome is O(1), but a search of
     # its winning moves is refused, not left to run for hours.
     huge = Position([10**12, 7])
@@ -227,6 +225,46 @@ def test_batch_normal_play_uses_grundy_values():
     ):
         with pytest.raises(ValueError, match="options, more than"):
             call()
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "4!.0", "8.0"])
+def test_misere_batch_searches_from_every_row(code):
+    rules = Rules(code=code, misere=True)
+    rng = np.random.default_rng(7)
+    heaps = rng.integers(0, 12, size=(40, 3)).astype(np.int16)
+    heaps[0] = [11, 0, 11]  # rows need not lie below one another
+    expected = [is_p(code, True, tuple(row)) for row in heaps.tolist()]
+    assert batch.is_p_position(heaps, rules).tolist() == expected
+    counts = [len(Position(row).winning_moves(rules)) for row in heaps.tolist()]
+    assert batch.count_winning_moves(heaps, rules).tolist() == counts
+    heap, take, into = batch.winning_split(heaps, rules)
+    for row, h, t, parts in zip(heaps.tolist(), heap, take, into.tolist(), strict=True):
+        moves = Position(row).winning_moves(rules)
+        if not moves:
+            assert (h, t, parts) == (-1, 0, [0, 0, 0])
+            continue
+        first = moves[0]
+        assert (h, t, parts) == (first.heap, first.take, [*(first.into or ()), 0, 0, 0][:3])
+    with pytest.raises(ValueError, match="max_positions"):
+        batch.is_p_position(heaps, rules, max_positions=10)
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "4!.0", "0.6"])
+@pytest.mark.parametrize("misere", [False, True])
+def test_solve_labels_the_box_through_splits(code, misere):
+    rules = Rules(code=code, misere=misere)
+    solution = nk.solve([7, 5, 3], rules)
+    fast = nk.solve([7, 5, 3], rules, remoteness=False)
+    assert solution.is_p.shape == (8, 6, 4)
+    assert (fast.is_p == solution.is_p).all()
+    assert solution.remoteness is not None
+    for heaps in np.ndindex(solution.is_p.shape):
+        assert solution.is_p[heaps] == is_p(code, misere, heaps), heaps
+    for heaps in [(7, 5, 3), (3, 0, 2), (0, 0, 0), (6, 1, 1)]:
+        pos = Position(heaps)
+        assert solution.remoteness_of(pos) == pos.remoteness(rules), heaps
+    with pytest.raises(ValueError, match="max_positions"):
+        nk.solve([7, 5, 3], rules, max_positions=100)
 
 
 def test_explain_names_the_split_and_its_values():

@@ -99,9 +99,10 @@ def is_p_position(
     solved by searching the box spanned by the largest heap of each column; ValueError
     names its size when it holds more than ``max_positions``. The same holds for
     ``winning_move`` and ``count_winning_moves``. Take-and-break codes that split
-    heaps work in normal play (through the heaps' Grundy values); in misère play, and
-    for ``winning_move``, whose output has no room for the parts, they raise
-    ValueError."""
+    heaps work in normal play through the heaps' Grundy values; in misère play one
+    search from every row labels every position the rows reach (multisets of heaps),
+    refused past ``max_positions``. ``winning_move`` has no room for the parts a split
+    leaves and refuses such codes: use ``winning_split``."""
     return _apply(_core.batch_is_p_position, heaps, rules, (out,), progress, max_positions)  # type: ignore[no-any-return]
 
 

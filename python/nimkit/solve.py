@@ -55,7 +55,16 @@ def solve(
     """Solve every position below ``position`` (heap ``i`` in ``0..=position[i]``) by
     exhaustive retrograde search. With ``remoteness=False`` only outcomes are found,
     by a search that costs O(heaps) per position whatever the take limit. Raises
-    ValueError naming the box size when it holds more than ``max_positions``."""
+    ValueError naming the box size when it holds more than ``max_positions``.
+
+    Codes whose moves split heaps lead out of the box (a split adds heaps): their box
+    is solved by one search from every position of the box over the multisets of
+    heaps they reach, also refused past ``max_positions`` of those.
+
+    >>> solution = solve([3, 2], Rules(code="0.77"))    # Kayles
+    >>> solution.outcome_of([2, 2]), solution.remoteness_of([3, 0])
+    (Outcome.P, 3)
+    """
     rules = rules_or_default(rules)
     bounds = position.heaps if isinstance(position, Position) else Position(position).heaps
     if not remoteness:

@@ -190,15 +190,26 @@ fn searched<T: HeapInt>(
     if rules.has_closed_form() {
         return Ok(None);
     }
-    if rules.splits() {
-        // The rows need not be reachable from one start: no shared search.
-        return Err(Error::NotForSplits("the batch functions in misère play"));
-    }
     check(heaps, rules, out_shapes)?;
+    let last = Axis(heaps.ndim() - 1);
+    if rules.splits() {
+        // Rows that split need not lie in the box spanned by the others: one search
+        // from every row.
+        let largest = heaps
+            .iter()
+            .map(|v| v.unsigned().to_u64())
+            .max()
+            .unwrap_or(0);
+        let rows = heaps
+            .lanes(last)
+            .into_iter()
+            .map(|lane| lane.iter().map(|v| v.unsigned().to_u64()).collect());
+        return Solver::for_positions(rows, largest, rules, max_positions).map(Some);
+    }
     let m = heaps.shape().last().copied().unwrap_or(0);
     let mut bounds = vec![0u64; m];
     for (i, bound) in bounds.iter_mut().enumerate() {
-        let column = heaps.index_axis(Axis(heaps.ndim() - 1), i);
+        let column = heaps.index_axis(last, i);
         *bound = column
             .into_par_iter()
             .map(|v| v.unsigned().to_u64())

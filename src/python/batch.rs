@@ -55,7 +55,12 @@ fn output<'py, O: Element>(
         )));
     }
     // Two positions would write the same element: the last would win, silently.
-    if out.shape().iter().zip(out.strides()).any(|(&n, &s)| n > 1 && s == 0) {
+    if out
+        .shape()
+        .iter()
+        .zip(out.strides())
+        .any(|(&n, &s)| n > 1 && s == 0)
+    {
         return Err(PyValueError::new_err(format!(
             "{name} has elements that share memory (a stride of 0): every position \
              needs its own"

@@ -8,7 +8,7 @@ use super::convert;
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
-use crate::search::{self, BoxSolution};
+use crate::search;
 use crate::solver;
 use crate::theory;
 
@@ -61,13 +61,10 @@ pub fn solve_box<'py>(
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
     );
-    let (solution, distances) = py.detach(|| {
-        let solution = BoxSolution::solve(&bounds, rules, max_positions)?;
-        let distances = remoteness.then(|| solution.remoteness()).transpose()?;
-        Ok::<_, crate::error::Error>((solution, distances))
-    })?;
+    let (is_p, distances) =
+        py.detach(|| search::solve_box(&bounds, rules, max_positions, remoteness))?;
     let shape: Vec<usize> = bounds.iter().map(|&b| b as usize + 1).collect();
-    let is_p = boxed(&shape, solution.is_p().to_vec()).into_pyarray(py);
+    let is_p = boxed(&shape, is_p).into_pyarray(py);
     let distances = distances.map(|d| boxed(&shape, d).into_pyarray(py));
     Ok((is_p, distances))
 }
