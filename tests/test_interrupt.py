@@ -17,6 +17,8 @@ LONG = [
     "nk.solve([1000, 1000, 1000], max_positions=2 * 10**9, remoteness=False)",
     # Misère play of a code: the search over multisets of heaps.
     "nk.Position([30, 30, 30]).outcome(nk.Rules(code='0.77', misere=True), max_positions=10**9)",
+    # A long Grundy sequence by the sparse-space method.
+    "nk.TakeAndBreak('0.376').grundy_sequence(10**8)",
 ]
 
 

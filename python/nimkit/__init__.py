@@ -8,6 +8,7 @@ Outcome.P
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse
+from .certificate import PeriodCertificate, verify_certificate
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
 from .game import (
@@ -37,6 +38,7 @@ __all__ = [
     "Move",
     "Outcome",
     "PerfectPlayer",
+    "PeriodCertificate",
     "Position",
     "RandomPlayer",
     "Rules",
@@ -57,5 +59,6 @@ __all__ = [
     "simulate",
     "solve",
     "to_frame",
+    "verify_certificate",
     "widgets",
 ]

@@ -172,7 +172,79 @@ def _parser() -> argparse.ArgumentParser:
         help="decide at the board whether to start or to pass",
     )
     play_cmd.add_argument("--seed", type=int, default=None, help="seed of the computer's dice")
+
+    grundy_cmd = commands.add_parser(
+        "grundy",
+        help="the Grundy values of a take-and-break code's heaps",
+        description="Compute the Grundy values of heaps 0..COUNT-1 of a take-and-break "
+        "code (e.g. 0.77, Kayles): printed one per line, or saved as .npy with -o.",
+    )
+    grundy_cmd.add_argument("code", metavar="CODE", help="a take-and-break code, e.g. 0.77")
+    grundy_cmd.add_argument(
+        "--count", type=int, required=True, metavar="N", help="how many values (heaps 0..N-1)"
+    )
+    grundy_cmd.add_argument("-o", "--output", type=Path, default=None, help="output .npy file")
+    _add_progress(grundy_cmd)
+
+    period_cmd = commands.add_parser(
+        "period",
+        help="prove the period of a take-and-break code and print its certificate",
+        description="Compute Grundy values of a take-and-break code up to heap MAX_HEAP "
+        "until the octal periodicity theorem proves a period, check the certificate "
+        "again by a second computation, and print it.",
+    )
+    period_cmd.add_argument("code", metavar="CODE", help="a take-and-break code, e.g. 0.354")
+    period_cmd.add_argument(
+        "--max-heap", type=int, default=None, metavar="N", help="compute up to this heap"
+    )
+    period_cmd.add_argument("--json", action="store_true", help="print the certificate as JSON")
+    period_cmd.add_argument(
+        "--no-verify", action="store_true", help="skip the second computation that checks it"
+    )
+    _add_progress(period_cmd)
     return parser
+
+
+def _add_progress(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar (needs the 'progress' extra)",
+    )
+
+
+def _grundy(args: argparse.Namespace) -> int:
+    from ._core import TakeAndBreak
+
+    if args.count < 0:
+        raise ValueError(f"--count must not be negative, got {args.count}")
+    values = TakeAndBreak(args.code).grundy_sequence(args.count, args.progress)
+    if args.output is None:
+        sys.stdout.write("".join(f"{v}\n" for v in values.tolist()))
+        return 0
+    from ._classify import npy_output
+
+    with npy_output(args.output, values.dtype, len(values)) as out:
+        out[:] = values
+    return 0
+
+
+def _period(args: argparse.Namespace) -> int:
+    from ._core import TakeAndBreak
+    from .certificate import verify_certificate
+
+    if args.max_heap is not None and args.max_heap < 0:
+        raise ValueError(f"--max-heap must not be negative, got {args.max_heap}")
+    cert = TakeAndBreak(args.code).certificate(args.max_heap, args.progress)
+    if not args.no_verify:
+        verify_certificate(cert, progress=args.progress)
+    if args.json:
+        print(json.dumps({**cert.to_dict(), "verified": not args.no_verify}, indent=2))
+    else:
+        print(cert)
+        if not args.no_verify:
+            print("verified        by a second computation from nothing")
+    return 0
 
 
 def _variants() -> list[str]:
@@ -234,6 +306,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if args.command == "grundy":
+            return _grundy(args)
+        if args.command == "period":
+            return _period(args)
         rules = Rules(misere=args.misere, max_take=args.max_take, take=args.take, code=args.code)
         if args.command == "play":
             return _play(args, rules)

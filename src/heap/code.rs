@@ -20,6 +20,7 @@
 use std::fmt;
 use std::sync::{OnceLock, PoisonError, RwLock};
 
+use super::sparse::{Moves, SparseSpace};
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::interrupt::Poll;
@@ -46,10 +47,33 @@ pub struct TakeAndBreak {
     digits: Vec<u8>,
     /// The heaps left must be pairwise different.
     distinct: bool,
-    /// Grundy values of heaps `0..len`, by the definition.
-    values: RwLock<Vec<u32>>,
+    /// Grundy values of heaps `0..len`, and how the next ones are found.
+    sequence: RwLock<Sequence>,
     /// Set once a period is proven.
     periodic: OnceLock<Periodic>,
+}
+
+/// How Grundy values are found. Both give the same values; the naive method is the
+/// reference, and a second computation to check the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The definition: the mex over every option.
+    Naive,
+    /// The sparse-space method where it applies (codes that split into at most two
+    /// heaps), else the definition.
+    Auto,
+}
+
+/// The values computed so far and the state of their computation.
+#[derive(Debug)]
+struct Sequence {
+    values: Vec<u32>,
+    /// The sparse-space method, for codes that leave at most two heaps and split.
+    sparse: Option<SparseSpace>,
+    /// When to look for a period next (a count of values).
+    next_check: usize,
+    /// False for a second computation, which must not take values from a period.
+    seeks_period: bool,
 }
 
 /// A proven eventually periodic sequence.
@@ -123,12 +147,83 @@ impl TakeAndBreak {
         if digits.iter().all(|&d| d == 0) {
             return Err(bad("it allows no move at all".into()));
         }
-        Ok(TakeAndBreak {
+        let mut rule = TakeAndBreak {
             digits,
             distinct,
-            values: RwLock::new(vec![0]),
+            sequence: RwLock::new(Sequence {
+                values: vec![0],
+                sparse: None,
+                next_check: 256,
+                seeks_period: true,
+            }),
             periodic: OnceLock::new(),
-        })
+        };
+        rule.set_method(Method::Auto);
+        Ok(rule)
+    }
+
+    /// The same rule with no value computed, finding values by `method` and never
+    /// looking for a period: a second, independent computation of the sequence (to
+    /// check a first one, or a certificate).
+    pub fn fresh(&self, method: Method) -> Self {
+        let mut rule = TakeAndBreak {
+            digits: self.digits.clone(),
+            distinct: self.distinct,
+            sequence: RwLock::new(Sequence {
+                values: vec![0],
+                sparse: None,
+                next_check: usize::MAX,
+                seeks_period: false,
+            }),
+            periodic: OnceLock::new(),
+        };
+        rule.set_method(method);
+        rule
+    }
+
+    fn set_method(&mut self, method: Method) {
+        let sparse = match method {
+            Method::Naive => false,
+            Method::Auto => self.splits() && !self.leaves_three(),
+        };
+        let space = sparse.then(|| SparseSpace::new(self.moves()));
+        let sequence = self
+            .sequence
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        sequence.sparse = space;
+    }
+
+    /// The takes that leave nothing, one heap and two heaps.
+    pub fn moves(&self) -> Moves {
+        let takes = |bit: u8| -> Vec<usize> {
+            let digits = self.digits.iter().enumerate();
+            digits
+                .filter(|&(_, &d)| d & bit != 0)
+                .map(|(t, _)| t)
+                .collect()
+        };
+        Moves {
+            whole: takes(NONE),
+            reduce: takes(ONE),
+            split: takes(TWO),
+            distinct: self.distinct,
+        }
+    }
+
+    /// Whether values come from the sparse-space method (`sparse_space`) rather than
+    /// from the definition alone.
+    pub fn uses_sparse_space(&self) -> bool {
+        self.read().sparse.is_some()
+    }
+
+    /// The sparse space found so far: the mask, whether heap parity joins it, and
+    /// the heaps whose values are rare. `None` for codes computed by the definition.
+    pub fn sparse_space(&self) -> Option<(u32, bool, Vec<usize>)> {
+        let sequence = self.read();
+        let sparse = sequence.sparse.as_ref()?;
+        let (mask, parity) = sparse.mask();
+        Some((mask, parity, sparse.rare_heaps().to_vec()))
     }
 
     /// The code in canonical form (`4!.0`, `0.77`): parsing it gives equal rules.
@@ -285,14 +380,14 @@ impl TakeAndBreak {
         if let Some(periodic) = self.periodic.get() {
             return periodic.value(n);
         }
-        if let Some(&v) = self.read_values().get(n as usize) {
+        if let Some(&v) = self.read().values.get(n as usize) {
             return v;
         }
         // Callers bound this work with `ensure` first, which polls for Ctrl-C.
-        let _ = self.grow(n as usize + 1);
+        let _ = self.grow(n as usize + 1, &mut |_| {});
         match self.periodic.get() {
             Some(periodic) => periodic.value(n),
-            None => self.read_values()[n as usize],
+            None => self.read().values[n as usize],
         }
     }
 
@@ -307,11 +402,11 @@ impl TakeAndBreak {
     /// Make the value of a heap of `n` available: computed (up to `naive_limit`) or
     /// given by a proven period; else `Error::CodeHeapTooLarge`.
     pub fn ensure(&self, n: u64) -> Result<()> {
-        if self.periodic.get().is_some() || (n as usize) < self.read_values().len() {
+        if self.periodic.get().is_some() || (n as usize) < self.read().values.len() {
             return Ok(());
         }
         let limit = self.naive_limit();
-        self.grow(n.min(limit) as usize + 1)?;
+        self.grow(n.min(limit) as usize + 1, &mut |_| {})?;
         if n <= limit || self.periodic.get().is_some() {
             Ok(())
         } else {
@@ -340,15 +435,22 @@ impl TakeAndBreak {
 
     /// The first `count` values (`ensure(count - 1)` first).
     pub fn first(&self, count: usize) -> Result<Vec<u32>> {
-        let mut out = alloc::with_capacity(count)?;
-        match self.periodic.get() {
-            Some(periodic) => out.extend((0..count as u64).map(|n| periodic.value(n))),
-            None => {
-                self.grow(count)?;
-                out.extend_from_slice(&self.read_values()[..count]);
-            }
-        }
-        Ok(out)
+        self.grow(count, &mut |_| {})?;
+        self.values_as(count)
+    }
+
+    /// Whether `values` (this code's first values) prove `(preperiod, period)` by the
+    /// periodicity theorem, checked directly from its statement: enough values, and
+    /// `G(n + period) = G(n)` for every `n` from `preperiod` up to what the theorem
+    /// asks, and no smaller preperiod for this period.
+    pub fn proves(&self, values: &[u32], preperiod: usize, period: usize) -> bool {
+        let Some(needed) = self.values_to_prove(preperiod, period) else {
+            return false;
+        };
+        period > 0
+            && values.len() >= needed
+            && (preperiod..needed - period).all(|n| values[n] == values[n + period])
+            && (preperiod == 0 || values[preperiod - 1] != values[preperiod - 1 + period])
     }
 
     /// `(preperiod, period)` once proven (`ensure` grows the values and tries).
@@ -361,39 +463,138 @@ impl TakeAndBreak {
         !self.distinct
     }
 
-    fn read_values(&self) -> std::sync::RwLockReadGuard<'_, Vec<u32>> {
-        self.values.read().unwrap_or_else(PoisonError::into_inner)
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Sequence> {
+        self.sequence.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Compute values until `len` are known or a period is proven, trying to prove
-    /// one each time the count doubles. Stops at Ctrl-C, keeping what it computed.
-    fn grow(&self, len: usize) -> Result<()> {
-        let mut values = self.values.write().unwrap_or_else(PoisonError::into_inner);
-        let mut seen = Vec::new();
-        let mut poll = Poll::default();
-        while values.len() < len && self.periodic.get().is_none() {
-            let next = len.min((values.len() * 2).max(256));
-            while values.len() < next {
-                poll.tick()?;
-                let v = self.mex(&values, &mut seen);
-                values.push(v);
-            }
-            if self.period_provable() {
-                let bound = if self.leaves_three() { 3 } else { 2 };
-                if let Some((preperiod, period)) =
-                    proven_period(&values, self.max_take() as usize, bound)
-                {
-                    let periodic = Periodic {
-                        preperiod,
-                        period,
-                        values: values[..preperiod + period].to_vec(),
-                    };
-                    // Another thread cannot have set it: we hold the write lock.
-                    let _ = self.periodic.set(periodic);
-                }
-            }
+    /// Compute the values of heaps `0..len`, whatever the size (the caller asked for
+    /// them: no `naive_limit`), stopping early once a period is proven. `report`
+    /// hears how many values are known, about every 0.1 s. Stops at Ctrl-C, keeping
+    /// what it computed; memory for the values is reserved fallibly.
+    pub fn compute(&self, len: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+        self.grow(len, report)?;
+        // The values asked for may prove a period before the next checkpoint.
+        let mut sequence = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let reached = sequence.values.len() >= len && len > 1;
+        if sequence.seeks_period && self.periodic.get().is_none() && reached {
+            sequence.next_check = self.check_period(&sequence.values);
         }
         Ok(())
+    }
+
+    /// How many values are computed (a periodic rule knows every other one too).
+    pub fn known(&self) -> usize {
+        self.read().values.len()
+    }
+
+    /// The first `count` values in the integer type `T` (the caller has made sure
+    /// the largest fits, see `max_value`); `compute(count)` first.
+    pub fn values_as<T: TryFrom<u32>>(&self, count: usize) -> Result<Vec<T>> {
+        let mut out = alloc::with_capacity(count)?;
+        let narrow = |v: u32| {
+            T::try_from(v)
+                .ok()
+                .expect("the caller checked the largest value")
+        };
+        match self.periodic.get() {
+            Some(periodic) => out.extend((0..count as u64).map(|n| narrow(periodic.value(n)))),
+            None => out.extend(self.read().values[..count].iter().map(|&v| narrow(v))),
+        }
+        Ok(out)
+    }
+
+    /// The largest of the first `count` values; `compute(count)` first.
+    pub fn max_value(&self, count: usize) -> u32 {
+        match self.periodic.get() {
+            Some(periodic) => {
+                let seen = count.min(periodic.values.len());
+                periodic.values[..seen].iter().copied().max().unwrap_or(0)
+            }
+            None => self.read().values[..count]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// How many values the periodicity theorem needs to prove `(preperiod, period)`
+    /// for this code, or `None` when it proves nothing for it (`!`).
+    pub fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
+        let bound = if self.leaves_three() { 3 } else { 2 };
+        self.period_provable()
+            .then(|| bound * (preperiod.max(1) + period) + self.max_take() as usize)
+    }
+
+    /// Compute values until `len` are known or a period is proven, looking for one
+    /// at checkpoints (doubling counts, or the count a candidate period needs).
+    fn grow(&self, len: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+        let mut guard = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let sequence = &mut *guard;
+        let mut seen = Vec::new();
+        let mut poll = Poll::default();
+        let mut reported = std::time::Instant::now();
+        while sequence.values.len() < len && self.periodic.get().is_none() {
+            let stop = len.min(sequence.next_check);
+            let more = stop.saturating_sub(sequence.values.len());
+            sequence
+                .values
+                .try_reserve(more)
+                .map_err(|_| Error::OutOfMemory {
+                    bytes: more.saturating_mul(4) as u128,
+                })?;
+            while sequence.values.len() < stop {
+                poll.tick()?;
+                let v = match &mut sequence.sparse {
+                    Some(sparse) => sparse.next(&sequence.values),
+                    None => self.mex(&sequence.values, &mut seen),
+                };
+                sequence.values.push(v);
+                if sequence.values.len().is_multiple_of(4096)
+                    && reported.elapsed().as_millis() >= 100
+                {
+                    report(sequence.values.len());
+                    reported = std::time::Instant::now();
+                }
+            }
+            if sequence.values.len() >= sequence.next_check {
+                sequence.next_check = self.check_period(&sequence.values);
+            }
+        }
+        report(sequence.values.len());
+        Ok(())
+    }
+
+    /// Look for a proven period in `values`; set it and return 0 when found, else the
+    /// count of values at which to look again.
+    fn check_period(&self, values: &[u32]) -> usize {
+        let len = values.len();
+        let doubled = len.saturating_mul(2);
+        if !self.period_provable() {
+            return doubled;
+        }
+        let bound = if self.leaves_three() { 3 } else { 2 };
+        match period_search(values, self.max_take() as usize, bound) {
+            PeriodSearch::Proven(preperiod, period) => {
+                let periodic = Periodic {
+                    preperiod,
+                    period,
+                    values: values[..preperiod + period].to_vec(),
+                };
+                // Another thread cannot have set it: the caller holds the write lock.
+                let _ = self.periodic.set(periodic);
+                usize::MAX
+            }
+            // Not before an eighth more values: a check costs a pass over them all.
+            PeriodSearch::Needs(count) => count.clamp(len + len / 8 + 1, doubled),
+            PeriodSearch::Nothing => doubled,
+        }
     }
 
     /// The value of heap `values.len()` by the definition.
@@ -443,22 +644,53 @@ impl TakeAndBreak {
 /// The smallest period `p` (and its least preperiod) that the values prove by the
 /// periodicity theorem: `G(n + p) = G(n)` for every `n` from `pre` up to (not
 /// including) `bound * pre + (bound - 1) * p + t`, which needs `bound * (pre + p) + t`
-/// values. `bound` is 2 for codes leaving at
-/// most two heaps, 3 for three. The proof moves the largest part of a split by `p`
-/// and needs it to stay nonempty, so it runs from `max(pre, 1)`; `G(p) = G(0)` for a
-/// preperiod of 0 is read off the values.
+/// values. `bound` is 2 for codes leaving at most two heaps, 3 for three. The proof
+/// moves the largest part of a split by `p` and needs it to stay nonempty, so it runs
+/// from `max(pre, 1)`; `G(p) = G(0)` for a preperiod of 0 is read off the values.
 pub fn proven_period(values: &[u32], t: usize, bound: usize) -> Option<(usize, usize)> {
+    match period_search(values, t, bound) {
+        PeriodSearch::Proven(pre, p) => Some((pre, p)),
+        _ => None,
+    }
+}
+
+/// What the values say about a period.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PeriodSearch {
+    /// `(preperiod, period)`, proven.
+    Proven(usize, usize),
+    /// A period repeats over a long stretch at the end but is not proven yet: this
+    /// many values would prove it if it holds.
+    Needs(usize),
+    Nothing,
+}
+
+/// Try every period from 1 up: walk back from the end while `G(n) = G(n + p)` to
+/// find its least preperiod. A wrong period fails within a step or two for most
+/// sequences, so this is about linear in the count of values. It stops at the first
+/// period that repeats over a long stretch without proof yet (its multiples repeat
+/// too, and each would cost a walk over the stretch): a later search, with the
+/// values that period needs, looks at every period again.
+pub fn period_search(values: &[u32], t: usize, bound: usize) -> PeriodSearch {
     let len = values.len();
-    (1..len).find_map(|p| {
+    for p in 1..len {
         if bound * (1 + p) + t > len {
-            return None;
+            break;
         }
         let mut pre = len - p;
         while pre > 0 && values[pre - 1] == values[pre - 1 + p] {
             pre -= 1;
         }
-        (bound * (pre.max(1) + p) + t <= len).then_some((pre, p))
-    })
+        let wanted = bound * (pre.max(1) + p) + t;
+        if wanted <= len {
+            return PeriodSearch::Proven(pre, p);
+        }
+        // Repeated over at least half a period and 64 values: worth aiming for.
+        if len - p - pre >= (p / 2).max(64) {
+            return PeriodSearch::Needs(wanted);
+        }
+    }
+    PeriodSearch::Nothing
 }
 
 impl PartialEq for TakeAndBreak {

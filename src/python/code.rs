@@ -1,15 +1,71 @@
 //! `nimkit.TakeAndBreak`: take-and-break codes and their Grundy sequences.
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use std::sync::Arc;
 
 use super::convert;
-use crate::code::TakeAndBreak;
+use crate::code::{Method, TakeAndBreak};
 
 /// The most values `grundy_sequence` returns at once (16 GiB of uint32).
 const MAX_SEQUENCE: usize = 1 << 32;
+
+fn check_count(count: usize) -> PyResult<()> {
+    if count > MAX_SEQUENCE {
+        return Err(PyValueError::new_err(format!(
+            "count is {count}, over the most computed at once, {MAX_SEQUENCE}"
+        )));
+    }
+    Ok(())
+}
+
+/// Compute `count` values of `rule` without the GIL, with a tqdm bar when asked.
+fn compute(
+    py: Python<'_>,
+    rule: &TakeAndBreak,
+    count: usize,
+    progress: bool,
+    what: &str,
+) -> PyResult<()> {
+    if !progress {
+        return Ok(py.detach(|| rule.compute(count, &mut |_| {}))?);
+    }
+    let bar = py
+        .import("nimkit._progress")?
+        .call_method1("counter", (count, what))?
+        .unbind();
+    let done = py.detach(|| {
+        rule.compute(count, &mut |n| {
+            Python::attach(|py| {
+                // A display error must not stop the computation.
+                let _ = bar.bind(py).call1((n,));
+            })
+        })
+    });
+    if rule.period().is_some() {
+        // The rest of the values follow from the period.
+        bar.bind(py).call1((count,))?;
+    }
+    bar.bind(py).call_method0("close")?;
+    Ok(done?)
+}
+
+/// The first `count` values in the narrowest unsigned dtype that holds them.
+fn narrow_values<'py>(
+    py: Python<'py>,
+    rule: &TakeAndBreak,
+    count: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let top = rule.max_value(count);
+    Ok(if top <= u32::from(u8::MAX) {
+        rule.values_as::<u8>(count)?.into_pyarray(py).into_any()
+    } else if top <= u32::from(u16::MAX) {
+        rule.values_as::<u16>(count)?.into_pyarray(py).into_any()
+    } else {
+        rule.values_as::<u32>(count)?.into_pyarray(py).into_any()
+    })
+}
 
 /// A take-and-break game given by its code (Winning Ways / CGSuite notation), e.g.
 /// ``TakeAndBreak("0.77")`` (Kayles), ``"0.07"`` (Dawson's Kayles), ``"4!.0"``
@@ -75,45 +131,134 @@ impl PyTakeAndBreak {
         self.0.naive_limit()
     }
 
-    /// The Grundy value of a heap of ``n`` objects.
+    /// The Grundy value of a heap of ``n`` objects (computed up to ``naive_limit``
+    /// without a proven period; see ``grundy_sequence`` and ``period`` to go further).
     fn grundy(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<u32> {
         let n = convert::uint(n, "n")?;
         let rule = &self.0;
         Ok(py.detach(|| rule.ensure(n).map(|()| rule.grundy(n)))?)
     }
 
-    /// The Grundy values of heaps ``0 .. count - 1`` as a uint32 array.
+    /// The Grundy values of heaps ``0 .. count - 1``, in the narrowest unsigned dtype
+    /// that holds them. Computed as far as asked (the sparse-space method where it
+    /// applies), stopping early once a period is proven; cached in the rule. With
+    /// ``progress``, a tqdm bar (the ``progress`` extra); Ctrl-C stops it, keeping
+    /// what was computed.
+    ///
+    /// >>> TakeAndBreak("0.77").grundy_sequence(8)
+    /// array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
+    #[pyo3(signature = (count, progress = false))]
     fn grundy_sequence<'py>(
         &self,
         py: Python<'py>,
         count: usize,
-    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        if count > MAX_SEQUENCE {
-            return Err(PyValueError::new_err(format!(
-                "count is {count}, over the most returned at once, {MAX_SEQUENCE}"
-            )));
-        }
-        let rule = &self.0;
-        let values = py.detach(|| {
-            rule.ensure(count.saturating_sub(1) as u64)
-                .and_then(|()| rule.first(count))
-        })?;
-        Ok(values.into_pyarray(py))
+        progress: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        check_count(count)?;
+        compute(py, &self.0, count, progress, "Grundy values")?;
+        narrow_values(py, &self.0, count)
     }
 
     /// ``(preperiod, period)`` once proven by the values of heaps up to ``max_heap``
-    /// (default and most: ``naive_limit``), else None. ``G(n + period) == G(n)`` for
-    /// every ``n >= preperiod``; the preperiod counts heap 0. Codes with ``!`` prove
-    /// no period.
-    #[pyo3(signature = (max_heap = None))]
-    fn period(&self, py: Python<'_>, max_heap: Option<u64>) -> Option<(usize, usize)> {
+    /// (default: ``naive_limit``), computing them as needed, else None.
+    /// ``G(n + period) == G(n)`` for every ``n >= preperiod``; the preperiod counts
+    /// heap 0. Codes with ``!`` prove no period. ``progress`` as for
+    /// ``grundy_sequence``.
+    #[pyo3(signature = (max_heap = None, progress = false))]
+    fn period(
+        &self,
+        py: Python<'_>,
+        max_heap: Option<u64>,
+        progress: bool,
+    ) -> PyResult<Option<(usize, usize)>> {
         let rule = &self.0;
-        let top = max_heap.unwrap_or(u64::MAX).min(rule.naive_limit());
-        py.detach(|| {
-            // Past the limit without a period, `ensure` says so; the answer is None.
-            let _ = rule.ensure(top);
-            rule.period()
-        })
+        if !rule.period_provable() {
+            return Ok(None);
+        }
+        let top = max_heap.unwrap_or(rule.naive_limit());
+        let count = usize::try_from(top).unwrap_or(usize::MAX).saturating_add(1);
+        check_count(count)?;
+        compute(py, rule, count, progress, "values to prove a period")?;
+        Ok(rule.period())
+    }
+
+    /// The sparse space the values computed so far have shown: ``(mask,
+    /// heap_parity, rare_heaps)``. A value ``v`` of heap ``n`` is rare when
+    /// ``popcount(v & mask)`` (plus the parity of ``n`` when ``heap_parity``; see the
+    /// README) is even; ``rare_heaps`` lists the heaps from 1 on with a rare value.
+    /// None for codes computed by the definition alone (no split, or splits into
+    /// three heaps).
+    ///
+    /// >>> g = TakeAndBreak("0.16"); _ = g.grundy_sequence(20_000)
+    /// >>> mask, heap_parity, rare = g.sparse_space(); hex(mask), len(rare)
+    /// ('0x1e', 52)
+    fn sparse_space<'py>(&self, py: Python<'py>) -> Option<(u32, bool, Bound<'py, PyArray1<u64>>)> {
+        let (mask, parity, rare) = self.0.sparse_space()?;
+        let rare: Vec<u64> = rare.into_iter().map(|h| h as u64).collect();
+        Some((mask, parity, rare.into_pyarray(py)))
+    }
+
+    /// What proves the period: a ``nimkit.PeriodCertificate`` (see
+    /// ``nimkit.verify_certificate``). ValueError when no period is proven up to
+    /// ``max_heap``.
+    #[pyo3(signature = (max_heap = None, progress = false))]
+    fn certificate<'py>(
+        slf: &Bound<'py, Self>,
+        max_heap: Option<u64>,
+        progress: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let make = slf
+            .py()
+            .import("nimkit.certificate")?
+            .getattr("certificate")?;
+        make.call1((slf, max_heap, progress))
+    }
+
+    /// The first ``count`` values computed again from nothing, by ``method``
+    /// (``"naive"``: the definition; ``"auto"``: the sparse-space method where it
+    /// applies), never from a period: the second computation a certificate's check
+    /// runs.
+    #[pyo3(signature = (count, method, progress = false))]
+    fn recompute<'py>(
+        &self,
+        py: Python<'py>,
+        count: usize,
+        method: &str,
+        progress: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let method = match method {
+            "naive" => Method::Naive,
+            "auto" => Method::Auto,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "method is \"naive\" or \"auto\", not {other:?}"
+                )))
+            }
+        };
+        check_count(count)?;
+        let fresh = self.0.fresh(method);
+        compute(py, &fresh, count, progress, "values, again")?;
+        narrow_values(py, &fresh, count)
+    }
+
+    /// Whether ``values`` (this code's first values) prove ``(preperiod, period)``
+    /// by the periodicity theorem, checked from its statement alone.
+    fn proves(
+        &self,
+        py: Python<'_>,
+        values: PyReadonlyArray1<'_, u32>,
+        preperiod: usize,
+        period: usize,
+    ) -> PyResult<bool> {
+        let values = values.as_slice()?;
+        Ok(py.detach(|| self.0.proves(values, preperiod, period)))
+    }
+
+    /// How many values the periodicity theorem needs to prove ``(preperiod,
+    /// period)`` for this code (``2 * (max(preperiod, 1) + period) + max_take``, with
+    /// 3 for 2 when moves leave three heaps), or None when it proves nothing (``!``).
+    fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
+        self.0.values_to_prove(preperiod, period)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

@@ -1,0 +1,26 @@
+"""Progress bars for long native work, which reports how far it has got."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._extras import require
+
+
+class Counter:
+    """A tqdm bar (``tqdm.auto``: a widget in notebooks, text in terminals) that the
+    native core moves to an absolute count; ``close()`` when done."""
+
+    def __init__(self, total: int, desc: str) -> None:
+        tqdm = require("tqdm.auto", "progress").tqdm
+        self._bar: Any = tqdm(total=total, desc=desc, unit_scale=True, unit=" values")
+
+    def __call__(self, done: int) -> None:
+        self._bar.update(max(0, min(done, self._bar.total) - self._bar.n))
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def counter(total: int, desc: str) -> Counter:
+    return Counter(total, desc)

@@ -1,0 +1,128 @@
+//! Grundy sequences at scale: the sparse-space method against the definition, value
+//! by value, and the periods of the published tables reproduced.
+use nimkit::code::{period_search, Method, PeriodSearch, TakeAndBreak};
+use nimkit::heap::sparse::SparseSpace;
+use proptest::prelude::*;
+
+/// Values by the definition alone, written here independently of the crate.
+fn naive_values(code: &TakeAndBreak, count: usize) -> Vec<u32> {
+    let moves = code.moves();
+    let mut values: Vec<u32> = vec![0];
+    while values.len() < count {
+        let n = values.len();
+        let mut options = std::collections::HashSet::new();
+        for &t in &moves.whole {
+            if t == n {
+                options.insert(0);
+            }
+        }
+        for &t in &moves.reduce {
+            if t < n {
+                options.insert(values[n - t]);
+            }
+        }
+        for &t in &moves.split {
+            for a in 1..n.saturating_sub(t) {
+                let b = n - t - a;
+                if a <= b && !(moves.distinct && a == b) {
+                    options.insert(values[a] ^ values[b]);
+                }
+            }
+        }
+        values.push((0..).find(|v| !options.contains(v)).unwrap());
+    }
+    values
+}
+
+fn sparse_values(code: &TakeAndBreak, count: usize) -> Vec<u32> {
+    let mut space = SparseSpace::new(code.moves());
+    let mut values = vec![0];
+    while values.len() < count {
+        let v = space.next(&values);
+        values.push(v);
+    }
+    values
+}
+
+/// Octal codes (digits 0-7 after the point, 0 or 4 before, maybe `!`).
+fn octal_code() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just(""), Just("4")],
+        prop::collection::vec(0u8..8, 1..5),
+        any::<bool>(),
+    )
+        .prop_map(|(d0, digits, distinct)| {
+            let after: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            format!("{d0}{}.{after}", if distinct { "!" } else { "" })
+        })
+        .prop_filter("a code allows a move", |c| TakeAndBreak::parse(c).is_ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The sparse-space values equal the definition's, value by value.
+    #[test]
+    fn sparse_space_equals_definition(code in octal_code()) {
+        let rule = TakeAndBreak::parse(&code).unwrap();
+        prop_assert_eq!(sparse_values(&rule, 3000), naive_values(&rule, 3000), "{}", code);
+    }
+}
+
+/// Long sparse sequences whose rare values come late, against the definition.
+#[test]
+fn sparse_space_on_known_sparse_games() {
+    for code in ["0.16", "0.56", "0.354", "0.156", "4!.0", "0.127"] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        assert_eq!(
+            sparse_values(&rule, 6000),
+            naive_values(&rule, 6000),
+            "{code}"
+        );
+    }
+}
+
+/// Periods of nontrivial octal games as published and confirmed by Czajka's solver
+/// (github.com/tczajka/octal-games, SolvedGames.md: "prefix" is our preperiod):
+/// `.45` (498, 20), `.156` (3479, 349, Kenyon 1967), `.356` (7315, 142, Austin 1976),
+/// `.644` (3256, 442, Austin 1976), `.165` (5181, 1550, Austin 1976), `.127` (46578,
+/// 4, Gangolli and Plambeck 1989), `.16` (105351, 149459, Gangolli and Plambeck 1989),
+/// `.56` (326640, 144, Gangolli and Plambeck 1989).
+#[test]
+fn published_octal_periods() {
+    for (code, expected) in [
+        ("0.45", (498, 20)),
+        ("0.156", (3479, 349)),
+        ("0.356", (7315, 142)),
+        ("0.644", (3256, 442)),
+        ("0.165", (5181, 1550)),
+        ("0.127", (46578, 4)),
+        ("0.16", (105351, 149459)),
+        ("0.56", (326640, 144)),
+    ] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        rule.compute(1 << 21, &mut |_| {}).unwrap();
+        assert_eq!(rule.period(), Some(expected), "{code}");
+    }
+}
+
+/// A second computation (the definition) agrees with the first where it is cheap.
+#[test]
+fn fresh_naive_rule_agrees() {
+    let rule = TakeAndBreak::parse("0.45").unwrap();
+    let naive = rule.fresh(Method::Naive);
+    naive.compute(1100, &mut |_| {}).unwrap();
+    rule.compute(1100, &mut |_| {}).unwrap();
+    assert_eq!(naive.period(), rule.period());
+    assert!(!naive.uses_sparse_space() && rule.uses_sparse_space());
+}
+
+/// The search names the count a candidate period needs before proving it.
+#[test]
+fn period_search_aims_at_a_candidate() {
+    // 0 1 2 then 3 4 repeated: period 2 from heap 3.
+    let mut values = vec![0, 1, 2];
+    values.extend([3, 4].iter().cycle().take(200));
+    assert_eq!(period_search(&values, 1, 2), PeriodSearch::Proven(3, 2));
+    assert_eq!(period_search(&values[..9], 1, 2), PeriodSearch::Nothing);
+}
