@@ -21,6 +21,7 @@ def test_public_names():
         "Game",
         "Mistake",
         "PerfectPlayer",
+        "PeriodCertificate",
         "RandomPlayer",
         "Simulation",
         "Solution",
@@ -45,6 +46,7 @@ def test_public_names():
         "to_frame",
         "widgets",
         "p_positions",
+        "verify_certificate",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
 
