@@ -119,7 +119,8 @@ pub enum Error {
 
     #[error(
         "heap {heap} is out of reach for the code {code}: no period is proven within the \
-         first {limit} heaps, the most computed by the definition"
+         first {limit} heaps, the most computed on demand (TakeAndBreak({code:?}).period(\
+         max_heap=...) computes further and proves one if it can)"
     )]
     CodeHeapTooLarge { code: String, heap: u64, limit: u64 },
 

@@ -19,6 +19,8 @@ def test_values_come_in_the_narrowest_dtype():
     assert values.dtype == np.uint8
     # CGSuite's fixtures: heaps 1..20 of Kayles.
     assert values[1:21].tolist() == [1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1]
+    # Every TakeAndBreak of a code shares its values, whatever the spelling.
+    assert nk.TakeAndBreak(".77").period() == (71, 12)
     # Past the period, values follow from it: the same as the definition gives.
     assert (values == nk.TakeAndBreak("0.77").recompute(200, "naive")).all()
     # Values over 255 (nim: G(n) = n) need uint16.
@@ -49,9 +51,14 @@ def test_published_periods_and_their_exact_boundary(code, expected):
     rule = nk.TakeAndBreak(code)
     needed = rule.values_to_prove(preperiod, period)
     assert needed == 2 * (max(preperiod, 1) + period) + rule.max_take
-    # One value fewer than the theorem needs proves nothing, in a fresh rule.
-    assert nk.TakeAndBreak(code).period(max_heap=needed - 2) is None
     assert rule.period(max_heap=needed - 1) == expected
+    # The theorem's condition, checked apart from the search: one value fewer than it
+    # needs proves nothing (tests/take_and_break.rs tests the search at the boundary).
+    values = np.ascontiguousarray(rule.recompute(needed, "naive"), dtype=np.uint32)
+    assert rule.proves(values, preperiod, period)
+    assert not rule.proves(values[:-1], preperiod, period)
+    if preperiod > 0:
+        assert not rule.proves(values, preperiod - 1, period)
 
 
 def test_grundys_game_has_no_proof():

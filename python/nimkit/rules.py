@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from functools import lru_cache
 from typing import Any, SupportsIndex, TypeAlias
 
 from . import _core
@@ -177,13 +176,7 @@ def _code(code: str | TakeAndBreak) -> TakeAndBreak:
         raise TypeError(
             f"code must be a take-and-break code such as '0.77', not {type(code).__name__}"
         )
-    return _shared_code(code)
-
-
-@lru_cache(maxsize=256)
-def _shared_code(code: str) -> TakeAndBreak:
-    """One TakeAndBreak per code string, so that rules made again share the Grundy
-    values already computed."""
+    # Every TakeAndBreak of one code shares its values (the core keeps one per code).
     return TakeAndBreak(code)
 
 

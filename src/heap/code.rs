@@ -17,8 +17,9 @@
 //! gives the bound `3 pre + 2 p + t` for codes that leave three heaps. With `!` the
 //! argument fails (moving a part by `p` can make two parts equal), so no period is
 //! claimed: values stop at `MAX_NAIVE_HEAP`.
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, Weak};
 
 use super::sparse::{Moves, SparseSpace};
 use crate::alloc;
@@ -224,6 +225,22 @@ impl TakeAndBreak {
         let sparse = sequence.sparse.as_ref()?;
         let (mask, parity) = sparse.mask();
         Some((mask, parity, sparse.rare_heaps().to_vec()))
+    }
+
+    /// The rule of `code`, shared with every other user of the same code (in any
+    /// spelling) while one holds it, so that the values one computes serve all.
+    pub fn shared(code: &str) -> Result<Arc<Self>> {
+        static RULES: Mutex<Option<HashMap<String, Weak<TakeAndBreak>>>> = Mutex::new(None);
+        let rule = TakeAndBreak::parse(code)?;
+        let mut rules = RULES.lock().unwrap_or_else(PoisonError::into_inner);
+        let rules = rules.get_or_insert_with(HashMap::new);
+        if let Some(existing) = rules.get(&rule.code()).and_then(Weak::upgrade) {
+            return Ok(existing);
+        }
+        rules.retain(|_, rule| rule.strong_count() > 0);
+        let rule = Arc::new(rule);
+        rules.insert(rule.code(), Arc::downgrade(&rule));
+        Ok(rule)
     }
 
     /// The code in canonical form (`4!.0`, `0.77`): parsing it gives equal rules.

@@ -104,7 +104,7 @@ impl From<Arc<TakeAndBreak>> for PyTakeAndBreak {
 impl PyTakeAndBreak {
     #[new]
     fn new(code: &str) -> PyResult<Self> {
-        Ok(PyTakeAndBreak(Arc::new(TakeAndBreak::parse(code)?)))
+        Ok(PyTakeAndBreak(TakeAndBreak::shared(code)?))
     }
 
     /// The code in canonical form, e.g. ``"0.77"`` or ``"4!.0"``.
