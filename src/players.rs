@@ -5,6 +5,7 @@ use rayon::prelude::*;
 
 use crate::alloc;
 use crate::game::{winner_at_end, Player};
+use crate::interrupt::{self, Cancel};
 use crate::position::{apply, undo, Move, Position};
 use crate::rules::{Rules, TakeLimit};
 use crate::solver::{self, Solver};
@@ -208,7 +209,7 @@ pub struct Simulation {
     /// Games won by player 0 and by player 1.
     pub wins: [u64; 2],
     /// The number of moves of every game.
-    pub lengths: Vec<u32>,
+    pub lengths: Vec<u64>,
     /// Games in which each player's first turn came in a won position.
     pub won_starts: [u64; 2],
 }
@@ -227,42 +228,62 @@ pub fn simulate(
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
     let solver = solver::shared(start, rules, max_positions)?;
-    let mut lengths = alloc::filled(games, 0u32)?;
+    let mut lengths = alloc::filled(games, 0u64)?;
     let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
         for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {
             *x += y;
         }
         a
     };
-    let [wins, won_starts] = lengths
-        .par_iter_mut()
-        .enumerate()
-        .map_init(
-            || start.to_vec(),
-            |heaps, (g, length)| {
-                heaps.clear();
-                heaps.extend_from_slice(start);
-                let mut players = [0u64, 1].map(|p| {
-                    let state = stream_state(seed, g as u64, p);
-                    ComputerPlayer::from_state(styles[p as usize], state)
-                });
-                let (mut to_move, mut turns, mut won_start) = (0 as Player, 0u32, [0u64; 2]);
-                while let Some(mv) = players[to_move as usize].choose(heaps, &solver) {
-                    if turns < 2 {
-                        let won = solver.outcome(heaps) == Outcome::N;
-                        won_start[to_move as usize] = u64::from(won);
+    // Game `first + i` is played into `lengths[i]`.
+    let play = |cancel: &Cancel, first: usize, lengths: &mut [u64]| {
+        lengths
+            .par_iter_mut()
+            .enumerate()
+            .map_init(
+                || start.to_vec(),
+                |heaps, (i, length)| {
+                    let g = first + i;
+                    heaps.clear();
+                    heaps.extend_from_slice(start);
+                    let mut players = [0u64, 1].map(|p| {
+                        let state = stream_state(seed, g as u64, p);
+                        ComputerPlayer::from_state(styles[p as usize], state)
+                    });
+                    let (mut to_move, mut turns, mut won_start) = (0 as Player, 0u64, [0u64; 2]);
+                    while let Some(mv) = players[to_move as usize].choose(heaps, &solver) {
+                        if turns < 2 {
+                            let won = solver.outcome(heaps) == Outcome::N;
+                            won_start[to_move as usize] = u64::from(won);
+                        }
+                        apply(heaps, &mv);
+                        to_move ^= 1;
+                        turns += 1;
+                        // A game of huge heaps may last for ages: it stops at Ctrl-C.
+                        if turns.is_multiple_of(1 << 16) && cancel.stopped() {
+                            break;
+                        }
                     }
-                    apply(heaps, &mv);
-                    to_move ^= 1;
-                    turns += 1;
-                }
-                *length = turns;
-                let mut wins = [0u64; 2];
-                wins[winner_at_end(to_move, rules) as usize] = 1;
-                [wins, won_start]
-            },
-        )
-        .reduce(|| [[0; 2]; 2], tally);
+                    *length = turns;
+                    let mut wins = [0u64; 2];
+                    wins[winner_at_end(to_move, rules) as usize] = 1;
+                    [wins, won_start]
+                },
+            )
+            .reduce(|| [[0; 2]; 2], tally)
+    };
+    // Games in slices, so that Ctrl-C is seen between them too.
+    let [wins, won_starts] = interrupt::run_cancellable(|cancel| {
+        let mut total = [[0; 2]; 2];
+        const SLICE: usize = 1 << 16;
+        for (k, slice) in lengths.chunks_mut(SLICE).enumerate() {
+            if cancel.stopped() {
+                break;
+            }
+            total = tally(total, play(cancel, k * SLICE, slice));
+        }
+        total
+    })?;
     Ok(Simulation {
         wins,
         lengths,

@@ -270,7 +270,7 @@ fn perfect_players_keep_every_won_start() {
                 let fastest =
                     simulate(&start, &rules, [Style::Fastest; 2], 3, 1, u64::MAX).unwrap();
                 let remoteness = solver.remoteness(&start).unwrap();
-                assert!(fastest.lengths.iter().all(|&l| l == remoteness));
+                assert!(fastest.lengths.iter().all(|&l| l == u64::from(remoteness)));
                 // Hurrying, the winner ends the game within the remoteness whatever
                 // the loser does.
                 let hurried = simulate(
@@ -283,7 +283,7 @@ fn perfect_players_keep_every_won_start() {
                 )
                 .unwrap();
                 if won {
-                    assert!(hurried.lengths.iter().all(|&l| l <= remoteness));
+                    assert!(hurried.lengths.iter().all(|&l| l <= u64::from(remoteness)));
                 }
                 // A game played move by move agrees with self-play.
                 let mut game = Game::new(start.clone(), rules.clone(), 0).unwrap();

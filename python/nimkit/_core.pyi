@@ -191,7 +191,7 @@ def simulate(
     games: int,
     seed: int,
     max_positions: int,
-) -> tuple[list[int], npt.NDArray[np.uint32], list[int]]: ...
+) -> tuple[list[int], npt.NDArray[np.uint64], list[int]]: ...
 
 @final
 class SubtractionGame:

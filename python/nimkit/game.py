@@ -233,7 +233,7 @@ class Simulation:
     #: Games won by player_a and by player_b.
     wins: tuple[int, int]
     #: The number of moves of every game.
-    lengths: npt.NDArray[np.uint32]
+    lengths: npt.NDArray[np.uint64]
     #: The share of games in which each player's first turn came in a won position.
     won_start_share: tuple[float, float]
 

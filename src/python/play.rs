@@ -142,7 +142,7 @@ impl PyPlayer {
 }
 
 /// Wins of each player, game lengths, games each player started won.
-type SimulationResult<'py> = ([u64; 2], Bound<'py, PyArray1<u32>>, [u64; 2]);
+type SimulationResult<'py> = ([u64; 2], Bound<'py, PyArray1<u64>>, [u64; 2]);
 
 /// Self-play: (wins of each player, game lengths, games each player started won).
 #[pyfunction]
