@@ -42,6 +42,12 @@ def _unwrap(result: Any, heaps: np.ndarray[Any, Any], out: object) -> Any:
     return result[()] if heaps.ndim == 1 and out is None else result
 
 
+#: Without a progress bar, rows are still handed to the core in slices of this many
+#: (rules with a closed form only), so that Ctrl-C is seen between slices (each a few
+#: milliseconds of work).
+SLICE_ROWS = 1 << 22
+
+
 def _apply(
     core: Any,
     heaps: npt.ArrayLike,
@@ -50,26 +56,32 @@ def _apply(
     progress: bool,
     max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Any:
-    """Run a native kernel, or with ``progress`` run it in slices of the first axis
-    under a tqdm bar (``tqdm.auto``: a widget in notebooks, text in terminals)."""
+    """Run a native kernel; on many rows, in slices of the first axis (Python sees
+    Ctrl-C between them), and with ``progress`` under a tqdm bar (``tqdm.auto``: a
+    widget in notebooks, text in terminals). Rules that need a search run in one call
+    (one search for every row)."""
     array = _as_heaps(heaps)
-    args = (rules_or_default(rules), max_positions)
-    if not progress or array.ndim < 2 or len(array) < 2:
+    rules = rules_or_default(rules)
+    args = (rules, max_positions)
+    sliced = len(array) > SLICE_ROWS and rules.has_closed_form
+    if array.ndim < 2 or len(array) < 2 or not (progress or sliced):
         results = core(array, *args, *outs)
         return (
             tuple(_unwrap(r, array, outs[0]) for r in results)
             if len(outs) > 1
             else (_unwrap(results, array, outs[0]))
         )
-    tqdm = require("tqdm.auto", "progress").tqdm
     first = core(array[:1], *args, *(None for _ in outs))
     first = first if len(outs) > 1 else (first,)
     results = tuple(
         out if out is not None else np.empty(array.shape[:-1], dtype=r.dtype)
         for out, r in zip(outs, first, strict=True)
     )
-    step = max(1, len(array) // 100)
-    for start in tqdm(range(0, len(array), step), desc="positions", unit_scale=step):
+    step = max(1, len(array) // 100) if progress else SLICE_ROWS
+    starts: Any = range(0, len(array), step)
+    if progress:
+        starts = require("tqdm.auto", "progress").tqdm(starts, desc="positions", unit_scale=step)
+    for start in starts:
         core(array[start : start + step], *args, *(r[start : start + step] for r in results))
     return results if len(outs) > 1 else results[0]
 
