@@ -97,6 +97,14 @@ pub enum Error {
     #[error("{heaps} heaps are more than the {limit} a P-position table is made for")]
     TooManyHeaps { heaps: usize, limit: usize },
 
+    #[error(
+        "counting the P-positions of this box would track more than {limit} partial \
+         XORs (with take limits, bounds that differ from heap to heap make the count \
+         grow exponentially with the number of heaps); count fewer heaps, or give \
+         them equal bounds"
+    )]
+    CountTooHard { limit: usize },
+
     #[error("interrupted")]
     Interrupted,
 

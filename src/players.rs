@@ -49,6 +49,10 @@ pub struct ComputerPlayer {
 /// move when there are at most this many, else the smallest takes of every heap.
 const WEIGH_ALL_UP_TO: u128 = 4096;
 const SMALL_TAKES: u64 = 64;
+/// From a lost position, the heaps looked at over all the moves a perfect player
+/// weighs (each weighing looks at every heap), but at least `FEW_WEIGHINGS` moves.
+const WEIGHING_BUDGET: usize = 1 << 22;
+const FEW_WEIGHINGS: usize = 256;
 
 impl ComputerPlayer {
     pub fn new(style: Style, seed: u64) -> Self {
@@ -166,9 +170,17 @@ pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
     let weigh_all = position.count_moves(rules).ok()? <= WEIGH_ALL_UP_TO;
     let mut after = heaps.to_vec();
     let mut best: Option<(usize, u64, Move)> = None;
+    // Each weighing costs a search for winning replies over every heap: a bounded
+    // number of them keeps a position of many heaps linear, not quadratic.
+    let most_weighings = (WEIGHING_BUDGET / heaps.len().max(1)).max(FEW_WEIGHINGS);
+    let mut weighings = 0usize;
     for (heap, &n) in heaps.iter().enumerate() {
         let most = if weigh_all { u64::MAX } else { SMALL_TAKES };
         for option in rules.take_for(heap).options(n).take(most as usize) {
+            weighings += 1;
+            if weighings > most_weighings {
+                return best.map(|(_, _, mv)| mv);
+            }
             let mv = option.on(heap);
             apply(&mut after, &mv);
             let replies = solver.winning_moves(&after).len();

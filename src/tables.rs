@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use num_bigint::BigUint;
 
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 use crate::rules::{Rules, Take};
 use crate::theory;
 
@@ -34,6 +35,11 @@ impl Heap {
         }
     }
 }
+
+/// The most partial sums `count_p_positions` tracks (seconds of work with big
+/// integers at most; the count is exponential in the heaps when take limits meet
+/// bounds that differ).
+pub const MAX_COUNT_STATES: usize = 1 << 17;
 
 /// The most heaps a table walks: its recursion goes one level per heap.
 pub const MAX_TABLE_HEAPS: usize = 1024;
@@ -182,7 +188,7 @@ impl Walk<'_> {
 pub fn count_p_positions(bounds: &[u64], rules: &Rules) -> Result<BigUint> {
     let heaps = heaps(bounds, rules)?;
     let terms: Vec<Vec<(u64, u64)>> = heaps.iter().map(|h| h.count_terms()).collect();
-    let xor_zero = count_xor(&terms, 0);
+    let xor_zero = count_xor(&terms, 0)?;
     if !rules.is_misere() {
         return Ok(xor_zero);
     }
@@ -196,16 +202,26 @@ pub fn count_p_positions(bounds: &[u64], rules: &Rules) -> Result<BigUint> {
 /// `sum c * [g <= l]` over its terms. Classified by the highest bit `p` at which some
 /// heap first drops below its `l`: above `p` every heap equals its `l`; a dropped heap
 /// is free below `p` and absorbs the XOR there, so the rest count freely.
-fn count_xor(terms: &[Vec<(u64, u64)>], t: u64) -> BigUint {
+fn count_xor(terms: &[Vec<(u64, u64)>], t: u64) -> Result<BigUint> {
+    let mut poll = Poll::default();
+    let bounded = |states: usize| {
+        (states <= MAX_COUNT_STATES)
+            .then_some(())
+            .ok_or(Error::CountTooHard {
+                limit: MAX_COUNT_STATES,
+            })
+    };
     // No heap ever drops: every heap equals its `l`.
     let mut exact: HashMap<u64, BigUint> = HashMap::from([(0, BigUint::from(1u8))]);
     for heap in terms {
         let mut next = HashMap::new();
         for (x, w) in &exact {
+            poll.tick()?;
             for &(c, l) in heap {
                 *next.entry(x ^ l).or_insert_with(BigUint::default) += w * c;
             }
         }
+        bounded(next.len())?;
         exact = next;
     }
     let mut total = exact.remove(&t).unwrap_or_default();
@@ -219,6 +235,7 @@ fn count_xor(terms: &[Vec<(u64, u64)>], t: u64) -> BigUint {
         for heap in terms {
             let mut next: HashMap<(u64, u64, bool), BigUint> = HashMap::new();
             for (&(hx, parity, dropped), w) in &states {
+                poll.tick()?;
                 for &(c, l) in heap {
                     let bit = l >> p & 1;
                     let stay = w * c * low_choices(l);
@@ -231,13 +248,14 @@ fn count_xor(terms: &[Vec<(u64, u64)>], t: u64) -> BigUint {
                     }
                 }
             }
+            bounded(next.len())?;
             states = next;
         }
         if let Some(w) = states.remove(&(high(t), t >> p & 1, true)) {
             total += w >> p;
         }
     }
-    total
+    Ok(total)
 }
 
 /// Weighted counts of the tuples whose Grundy values are all 0 or 1: [even XOR, odd XOR].

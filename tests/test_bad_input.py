@@ -7,6 +7,7 @@ keeps the two in step.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,23 @@ def test_empty_inputs_are_well_defined():
     assert nk.count_p_positions([]) == 1
     assert batch.pad([]).shape == (0, 0)
     assert nk.Game([]).is_over
+
+
+def test_work_that_would_explode_is_refused_up_front():
+    # Take limits with bounds that differ make the exact count exponential in the
+    # number of heaps: refused in well under a second, naming what to change.
+    bounds = [10**15 + 987654321 * i**3 + 12345 * i for i in range(20)]
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"partial XORs.*equal bounds"):
+        nk.count_p_positions(bounds, nk.Rules(max_take=10**12 + 39))
+    assert time.perf_counter() - start < 5
+    # A perfect player in a lost position of many heaps weighs a bounded number of
+    # moves (each weighing looks at every heap).
+    game = nk.Game([1] * 200_000 + [2, 2])
+    start = time.perf_counter()
+    assert game.outcome is nk.Outcome.P
+    assert nk.PerfectPlayer().choose(game) is not None
+    assert time.perf_counter() - start < 10
 
 
 def test_readme_table_matches_the_matrix():

@@ -63,7 +63,7 @@ def _apply(
     array = _as_heaps(heaps)
     rules = rules_or_default(rules)
     args = (rules, max_positions)
-    sliced = len(array) > SLICE_ROWS and rules.has_closed_form
+    sliced = array.ndim >= 2 and len(array) > SLICE_ROWS and rules.has_closed_form
     if array.ndim < 2 or len(array) < 2 or not (progress or sliced):
         results = core(array, *args, *outs)
         return (
