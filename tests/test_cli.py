@@ -91,3 +91,14 @@ def test_bad_arguments_get_one_line_and_status_2(args, message):
     assert result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_analyse_never_ends_in_a_traceback():
+    # A lost misère position whose only move takes the last object.
+    lost = run("analyse", "1", "--misere")
+    assert lost.returncode == 0, lost.stderr
+    assert "takes the last object, which loses in misère play" in lost.stdout
+    # 2**41 moves: explained by the first few and a count, not a list of every move.
+    huge = run("analyse", "1099511627776", "1099511627776")
+    assert huge.returncode == 0, huge.stderr
+    assert "and so on for the other 2199023255540" in " ".join(huge.stdout.split())

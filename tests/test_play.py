@@ -169,6 +169,8 @@ def test_terminal_game_to_the_end():
     child.expect("there is no heap 5")
     child.sendline("one two")
     child.expect("is not two whole numbers")
+    child.sendline("1 18446744073709551616")  # over 2**64 - 1: said, and the game goes on
+    child.expect("over the largest allowed")
     child.sendline("1 1")
     child.expect("The computer takes 1 from heap 0.")
     child.sendline("1 1")

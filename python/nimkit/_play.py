@@ -108,7 +108,7 @@ def _human_turn(game: Game, ask: Callable[[str], str], say: Callable[[str], None
         try:
             move = parse_move(text)
             game.push(move)
-        except ValueError as err:
+        except (ValueError, OverflowError) as err:
             say(f"{err}. {HELP}")
             continue
         return True

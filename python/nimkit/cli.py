@@ -323,16 +323,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 0
         analysis = analyse(args.heaps, rules)
-    except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
-        parser.exit(2, f"nimkit: error: {err}\n")
-    if args.json:
-        print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
-    else:
+        if args.json:
+            print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
+            return 0
         from .explain import explain
 
         # The report, then the teacher's reasoning (its table is the report's own).
         blocks = explain(analysis.position, analysis.rules).blocks[1:]
-        print(analysis)
-        print()
-        print("\n\n".join(textwrap.fill(text) for kind, text in blocks if kind == "p"))
+    except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
+        parser.exit(2, f"nimkit: error: {err}\n")
+    print(analysis)
+    print()
+    print("\n\n".join(textwrap.fill(text) for kind, text in blocks if kind == "p"))
     return 0

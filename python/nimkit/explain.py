@@ -184,20 +184,22 @@ def _winning(analysis: Analysis) -> str:
 
 def _losing(analysis: Analysis) -> str:
     position, rules = analysis.position, analysis.rules
-    moves = position.moves(rules)
-    if not moves:
+    count = position.count_moves(rules)
+    if not count:
         return (
             "No move is left: the player to move cannot move and has lost "
             "(in normal play, the opponent made the last move)."
         )
     replies = []
-    for move in moves[:MAX_REPLIES]:
+    for move in position.moves(rules, limit=MAX_REPLIES):
         left = position.after(move, rules)
-        reply = left.winning_moves(rules)[0]
-        replies.append(f"{move} is answered by {reply}")
-    more = (
-        f" (and so on for the other {len(moves) - MAX_REPLIES})" if len(moves) > MAX_REPLIES else ""
-    )
+        answers = left.winning_moves(rules)
+        if answers:
+            replies.append(f"{move} is answered by {answers[0]}")
+        else:
+            # Misère play: the move takes the last object, which loses.
+            replies.append(f"{move} takes the last object, which loses in misère play")
+    more = f" (and so on for the other {count - MAX_REPLIES})" if count > MAX_REPLIES else ""
     return (
         "The player to move loses against perfect play: every move unbalances the "
         "position, and the opponent restores it. For instance: " + "; ".join(replies) + more + "."

@@ -166,21 +166,33 @@ impl PyPosition {
         })
     }
 
-    /// Every legal move, heap by heap, smallest take first.
+    /// Every legal move, heap by heap, smallest take first; with ``limit``, only the
+    /// first ``limit`` of them.
     ///
-    /// Raises ValueError when there are more than ``MAX_LISTED_MOVES``.
-    #[pyo3(signature = (rules = None))]
-    fn moves(&self, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyMove>> {
+    /// Raises ValueError when there are more than ``MAX_LISTED_MOVES`` and no
+    /// ``limit`` says how many to list (``count_moves`` counts them).
+    #[pyo3(signature = (rules = None, limit = None))]
+    fn moves(&self, rules: Option<&Bound<'_, PyAny>>, limit: Option<u64>) -> PyResult<Vec<PyMove>> {
         with_rules(rules, |r| {
             let count = self.0.count_moves(r)?;
-            if count > u128::from(MAX_LISTED_MOVES) {
-                return Err(PyValueError::new_err(format!(
-                    "the position has {count} legal moves, more than the \
-                     {MAX_LISTED_MOVES} that may be listed"
-                )));
-            }
-            Ok(py_moves(self.0.moves(r)?))
+            let listed = match limit {
+                Some(limit) => limit.min(MAX_LISTED_MOVES),
+                None if count > u128::from(MAX_LISTED_MOVES) => {
+                    return Err(PyValueError::new_err(format!(
+                        "the position has {count} legal moves, more than the \
+                         {MAX_LISTED_MOVES} that may be listed (pass limit= for the first ones)"
+                    )));
+                }
+                None => MAX_LISTED_MOVES,
+            };
+            Ok(py_moves(self.0.moves(r)?.take(listed as usize)))
         })
+    }
+
+    /// How many legal moves there are (counted, not listed).
+    #[pyo3(signature = (rules = None))]
+    fn count_moves(&self, rules: Option<&Bound<'_, PyAny>>) -> PyResult<u128> {
+        with_rules(rules, |r| self.0.count_moves(r))
     }
 
     /// Whether ``move`` may be played here under ``rules``.
