@@ -167,6 +167,27 @@ def test_work_that_would_explode_is_refused_up_front():
     assert time.perf_counter() - start < 10
 
 
+def test_no_silent_casts_in_tables_and_plots():
+    with pytest.raises(TypeError, match="not bytes"):
+        nk.p_positions(b"3", n_heaps=1)
+    with pytest.raises(ValueError, match="must not be negative"):
+        nk.plots.outcome_map(-1, 3)
+    with pytest.raises(TypeError, match="not float"):
+        nk.plots.grundy_map(2.7, 3)
+    with pytest.raises(TypeError, match="not bool"):
+        nk.plots.outcome_map(3, 3, others=[True])
+
+
+def test_out_overlapping_the_heaps_through_another_base_is_refused():
+    buffer = bytearray(8 * 6)
+    heaps = np.frombuffer(buffer, dtype=np.uint64).reshape(3, 2)
+    heaps[:] = [[1, 2], [3, 5], [7, 7]]
+    out = np.frombuffer(buffer, dtype=np.uint64)[:3]  # another base, the same memory
+    with pytest.raises(ValueError, match="overlaps the heaps"):
+        batch.nim_sum(heaps, out=out)
+    assert heaps.tolist() == [[1, 2], [3, 5], [7, 7]]
+
+
 def test_readme_table_matches_the_matrix():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     table = readme[readme.index("| bad input |") :].split("\n\n")[0]

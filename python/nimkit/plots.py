@@ -9,14 +9,21 @@ import numpy as np
 
 from . import batch
 from ._extras import require
+from .position import Position
 from .rules import Rules, rules_or_default
 
 
 def _slice(size_a: int, size_b: int, others: Sequence[int]) -> np.ndarray[Any, Any]:
-    """Positions (a, b, *others) for a in 0..size_a, b in 0..size_b, as a 3-D array."""
-    a, b = np.meshgrid(np.arange(size_a + 1), np.arange(size_b + 1), indexing="ij")
-    fixed = [np.full_like(a, n) for n in others]
-    return np.stack([a, b, *fixed], axis=-1).astype(np.uint64)
+    """Positions (a, b, *others) for a in 0..size_a, b in 0..size_b, as a 3-D array.
+    The sizes are checked as heap sizes first (no negative, float or bool is cast)."""
+    size_a, size_b, *rest = Position([size_a, size_b, *others])
+    a, b = np.meshgrid(
+        np.arange(size_a + 1, dtype=np.uint64),
+        np.arange(size_b + 1, dtype=np.uint64),
+        indexing="ij",
+    )
+    fixed = [np.full_like(a, n) for n in rest]
+    return np.stack([a, b, *fixed], axis=-1)
 
 
 def _draw(values: np.ndarray[Any, Any], ax: Any, cmap: str, title: str) -> Any:

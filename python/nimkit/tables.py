@@ -17,7 +17,11 @@ Bounds = SupportsIndex | Sequence[SupportsIndex]
 
 def _bounds(bounds: Bounds, n_heaps: int | None) -> list[SupportsIndex]:
     """One bound per heap, from one bound and a heap count or a sequence of bounds."""
-    if isinstance(bounds, Sequence) and not isinstance(bounds, str):
+    if isinstance(bounds, (str, bytes, bytearray)):
+        raise TypeError(
+            f"bounds must be an integer or a sequence of integers, not {type(bounds).__name__}"
+        )
+    if isinstance(bounds, Sequence):
         if n_heaps is not None and n_heaps != len(bounds):
             raise ValueError(f"n_heaps={n_heaps} but {len(bounds)} bounds were given")
         return list(bounds)

@@ -4,6 +4,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::IntoPyDict;
 
 use super::rules::PyRules;
 use crate::batch;
@@ -34,6 +35,7 @@ fn output<'py, O: Element>(
     out: Option<&Bound<'py, PyAny>>,
     shape: &[usize],
     name: &str,
+    heaps: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArrayDyn<O>>> {
     let Some(out) = out else {
         return Ok(PyArrayDyn::<O>::zeros(py, shape, false));
@@ -54,6 +56,7 @@ fn output<'py, O: Element>(
             out.shape()
         )));
     }
+    overlap(py, heaps, &out, name)?;
     // Two positions would write the same element: the last would win, silently.
     if out
         .shape()
@@ -67,6 +70,35 @@ fn output<'py, O: Element>(
         )));
     }
     Ok(out)
+}
+
+/// Refuse an output that shares memory with the heaps: numpy's borrow tracking sees
+/// views of one base object, not two objects over the same memory (two
+/// `np.frombuffer` of one buffer), and results written over heaps still to be read
+/// would be wrong. numpy decides: a bounds test, then an exact one up to a bound.
+fn overlap<O: Element>(
+    py: Python<'_>,
+    heaps: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyArrayDyn<O>>,
+    name: &str,
+) -> PyResult<()> {
+    let numpy = py.import("numpy")?;
+    if !numpy
+        .call_method1("may_share_memory", (heaps, out))?
+        .is_truthy()?
+    {
+        return Ok(());
+    }
+    let kwargs = [("max_work", 1_000_000u64)].into_py_dict(py)?;
+    let shared = numpy
+        .call_method("shares_memory", (heaps, out), Some(&kwargs))
+        .map_or(Ok(true), |shared| shared.is_truthy())?;
+    if shared {
+        return Err(PyValueError::new_err(format!(
+            "{name} overlaps the heaps in memory: results would overwrite heaps not yet read"
+        )));
+    }
+    Ok(())
 }
 
 /// Whether there is no position, hence nothing to write (numpy gives empty arrays
@@ -137,7 +169,7 @@ macro_rules! one_output {
         ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
             let rules = rules.get().rules();
             let shape = positions_shape(heaps)?;
-            let result = output::<$out>(py, out, &shape, "out")?;
+            let result = output::<$out>(py, out, &shape, "out", heaps)?;
             with_heaps!(heaps, |view| {
                 if no_positions(&shape) {
                     return Ok(result);
@@ -184,8 +216,8 @@ pub fn batch_winning_move<'py>(
 ) -> PyResult<MoveArrays<'py>> {
     let rules = rules.get().rules();
     let shape = positions_shape(heaps)?;
-    let heap_result = output::<i64>(py, heap_out, &shape, "the heap output")?;
-    let take_result = output::<u64>(py, take_out, &shape, "the take output")?;
+    let heap_result = output::<i64>(py, heap_out, &shape, "the heap output", heaps)?;
+    let take_result = output::<u64>(py, take_out, &shape, "the take output", heaps)?;
     with_heaps!(heaps, |view| {
         if no_positions(&shape) {
             return Ok((heap_result, take_result));
