@@ -36,3 +36,19 @@ def test_eight_threads_agree_with_one():
         futures = [pool.submit(work, seed) for seed in seeds]
         together = [future.result(timeout=120) for future in futures]
     assert together == alone
+
+
+def test_one_player_serves_many_threads():
+    # Each thread has its own game; the player is shared (it takes turns, never
+    # "Already borrowed").
+    player = nk.PerfectPlayer()
+
+    def play(seed: int) -> int:
+        game = nk.Game([3 + seed % 5, 4, 5, 6])
+        while not game.is_over:
+            game.push(player.choose(game))
+        return len(game.history)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        lengths = list(pool.map(play, range(64)))
+    assert lengths == [play(seed) for seed in range(64)]

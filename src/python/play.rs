@@ -2,6 +2,7 @@
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 use super::convert;
 use super::moves::{py_moves, PyMove};
@@ -119,25 +120,28 @@ impl PyGame {
     }
 }
 
-/// A computer player (the engine behind `nimkit.PerfectPlayer` and the others).
-#[pyclass(name = "Player", module = "nimkit._core")]
-pub struct PyPlayer(ComputerPlayer);
+/// A computer player (the engine behind `nimkit.PerfectPlayer` and the others). One
+/// player may serve several threads, each with its own game: they take turns.
+#[pyclass(name = "Player", module = "nimkit._core", frozen)]
+pub struct PyPlayer(Mutex<ComputerPlayer>);
 
 #[pymethods]
 impl PyPlayer {
     #[new]
     fn new(style_name: &str, error_rate: f64, seed: u64) -> PyResult<Self> {
-        Ok(PyPlayer(ComputerPlayer::new(
-            style(style_name, error_rate)?,
-            seed,
-        )))
+        let player = ComputerPlayer::new(style(style_name, error_rate)?, seed);
+        Ok(PyPlayer(Mutex::new(player)))
     }
 
     /// The player's move in the game, or None when no move is left.
-    fn choose(&mut self, py: Python<'_>, game: &PyGame) -> Option<PyMove> {
+    fn choose(&self, py: Python<'_>, game: &PyGame) -> Option<PyMove> {
         // The fastest style may build the game's remoteness table on first use.
-        let (player, game) = (&mut self.0, &game.0);
-        py.detach(|| player.choose(game.heaps(), game.solver()).map(PyMove))
+        let game = &game.0;
+        py.detach(|| {
+            // A panic cannot leave a player half-updated in a way that matters here.
+            let mut player = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            player.choose(game.heaps(), game.solver()).map(PyMove)
+        })
     }
 }
 
