@@ -195,8 +195,13 @@ def test_batch_normal_play_uses_grundy_values():
     assert batch.is_p_position(heaps, rules).tolist() == [x == 0 for x in expected]
     counts = [len(Position(row.tolist()).winning_moves(rules)) for row in heaps[:3]]
     assert batch.count_winning_moves(heaps[:3], rules).tolist() == counts
-    with pytest.raises(ValueError, match="winning_split"):
-        batch.winning_move(heaps, rules)
+    # winning_move returns the parts too under rules that split, as winning_split.
+    for got, split in zip(
+        batch.winning_move(heaps[:3], rules), batch.winning_split(heaps[:3], rules), strict=True
+    ):
+        assert got.tolist() == split.tolist()
+    with pytest.raises(ValueError, match="leave out= out"):
+        batch.winning_move(heaps[:3], rules, out=(np.zeros(3, np.int64), np.zeros(3, np.uint64)))
     heap, take, into = batch.winning_split(heaps[:3], rules)
     for row, h, t, parts in zip(heaps[:3].tolist(), heap, take, into.tolist(), strict=True):
         moves = Position(row).winning_moves(rules)

@@ -97,6 +97,11 @@ def classify_chunk(
         batch.is_p_position(heaps, rules, out=out)
     elif what == "nim-sum":
         batch.nim_sum(heaps, rules, out=out)
+    elif rules.splits:
+        raise ValueError(
+            "--what winning-move writes a heap and a take, with no room for the heaps a "
+            "split leaves; use nimkit.batch.winning_move from Python for these rules"
+        )
     else:
         batch.winning_move(heaps, rules, out=(out["heap"], out["take"]))
 

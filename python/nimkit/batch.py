@@ -125,13 +125,28 @@ def winning_move(
     out: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]] | None = None,
     progress: bool = False,
     max_positions: int = DEFAULT_MAX_POSITIONS,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
+) -> tuple[npt.NDArray[Any], ...]:
     """The first winning move of each position (the lowest heap that has one, its
     smallest take).
 
     Returns ``(heap, take)``: the heap index as int64, -1 where the position has no
-    winning move, and how many to take as uint64, 0 there.
+    winning move, and how many to take as uint64, 0 there. Under rules whose moves
+    split heaps (take-and-break codes), returns ``(heap, take, into)`` as
+    ``winning_split`` does: ``into`` holds the sizes the split leaves.
+
+    >>> import numpy as np, nimkit as nk
+    >>> heap, take, into = winning_move(np.array([[9, 6]]), nk.Rules(code="0.77"))
+    >>> into.tolist()
+    [[1, 7, 0]]
     """
+    rules = rules_or_default(rules)
+    if rules.splits:
+        if out is not None:
+            raise ValueError(
+                "out= has room for the heap and the take only; under rules that split "
+                "heaps, winning_move returns (heap, take, into): leave out= out"
+            )
+        return winning_split(heaps, rules, max_positions=max_positions)
     outs = (None, None) if out is None else out
     return _apply(_core.batch_winning_move, heaps, rules, outs, progress, max_positions)  # type: ignore[no-any-return]
 

@@ -16,7 +16,8 @@ from .tables import Bounds, p_positions
 def to_frame(heaps: npt.ArrayLike, rules: Rules | None = None, progress: bool = False) -> Any:
     """A DataFrame with one row per position (heaps x positions 2-D input): a column
     per heap, then ``nim_sum``, ``outcome`` ("P"/"N"), and the first winning move as
-    ``move_heap`` (-1: none) and ``move_take``."""
+    ``move_heap`` (-1: none) and ``move_take`` (and ``move_into``, the sizes a split
+    leaves, under rules that split heaps)."""
     pd = require("pandas", "pandas")
     rules = rules_or_default(rules)
     array = np.asarray(heaps)
@@ -26,7 +27,11 @@ def to_frame(heaps: npt.ArrayLike, rules: Rules | None = None, progress: bool = 
     frame["nim_sum"] = batch.nim_sum(array, rules, progress=progress)
     p = batch.is_p_position(array, rules, progress=progress)
     frame["outcome"] = pd.Categorical(np.where(p, "P", "N"), categories=["P", "N"])
-    frame["move_heap"], frame["move_take"] = batch.winning_move(array, rules, progress=progress)
+    first = batch.winning_move(array, rules, progress=progress)
+    frame["move_heap"], frame["move_take"] = first[0], first[1]
+    if len(first) == 3:
+        # Rules that split heaps: the sizes the move leaves, () for no split.
+        frame["move_into"] = [tuple(int(n) for n in parts if n) for parts in first[2]]
     return frame
 
 
