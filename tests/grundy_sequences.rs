@@ -106,14 +106,23 @@ fn published_octal_periods() {
     }
 }
 
-/// A second computation (the definition) agrees with the first where it is cheap.
+/// A second computation (the definition, never looking for a period) agrees with the
+/// first, and its values prove the period the first found.
 #[test]
 fn fresh_naive_rule_agrees() {
     let rule = TakeAndBreak::parse("0.45").unwrap();
     let naive = rule.fresh(Method::Naive);
     naive.compute(1100, &mut |_| {}).unwrap();
     rule.compute(1100, &mut |_| {}).unwrap();
-    assert_eq!(naive.period(), rule.period());
+    assert_eq!(rule.period(), Some((498, 20)));
+    assert_eq!(naive.period(), None);
+    let values = naive.first(1100).unwrap();
+    assert_eq!(values, rule.first(1100).unwrap());
+    assert!(rule.proves(&values, 498, 20));
+    let needed = rule.values_to_prove(498, 20).unwrap();
+    assert_eq!(needed, 2 * (498 + 20) + 2);
+    assert!(rule.proves(&values[..needed], 498, 20));
+    assert!(!rule.proves(&values[..needed - 1], 498, 20));
     assert!(!naive.uses_sparse_space() && rule.uses_sparse_space());
 }
 
