@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::interrupt::Poll;
 use crate::position::{HeapMove, Move};
 use crate::rules::{Rules, Take};
-use crate::search::{advance, box_size};
+use crate::search::{advance, checked_box_size};
 use crate::theory::Outcome;
 
 /// Outcomes of every position reachable from a start, under one rule for all heaps.
@@ -294,17 +294,9 @@ fn box_positions<'a>(
     rules: &Rules,
     max_positions: u64,
 ) -> Result<impl ExactSizeIterator<Item = Vec<u64>> + Clone + 'a> {
-    rules.check_position(bounds)?;
-    let size = box_size(bounds);
-    if size > u128::from(max_positions) {
-        return Err(Error::BoxTooLarge {
-            positions: size,
-            limit: max_positions,
-        });
-    }
+    let size = checked_box_size(bounds, rules, max_positions)?;
     let mut heaps = vec![0u64; bounds.len()];
-    // At most max_positions, so it fits in usize (the caller allocates that many).
-    Ok((0..size as usize).map(move |_| {
+    Ok((0..size).map(move |_| {
         let current = heaps.clone();
         advance(&mut heaps, bounds);
         current

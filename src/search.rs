@@ -287,6 +287,17 @@ fn layout(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<(usize, V
     if rules.splits() {
         return Err(Error::NotForSplits("searching a box"));
     }
+    let size = checked_box_size(bounds, rules, max_positions)?;
+    let mut strides = vec![1usize; bounds.len()];
+    for i in (0..bounds.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
+    }
+    Ok((size, strides))
+}
+
+/// The number of positions of the box, checked against the rules and refused past
+/// `max_positions` (so it fits in usize: the caller allocates that many).
+pub fn checked_box_size(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<usize> {
     rules.check_position(bounds)?;
     let size = box_size(bounds);
     if size > u128::from(max_positions) {
@@ -295,12 +306,7 @@ fn layout(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<(usize, V
             limit: max_positions,
         });
     }
-    let mut strides = vec![1usize; bounds.len()];
-    for i in (0..bounds.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
-    }
-    // Fits in usize: at most max_positions, and the caller allocates that many.
-    Ok((size as usize, strides))
+    Ok(size as usize)
 }
 
 /// The number of positions in the box (saturating: past u128 it is too large anyway).

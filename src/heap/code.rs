@@ -599,10 +599,15 @@ impl TakeAndBreak {
         let bound = if self.leaves_three() { 3 } else { 2 };
         match period_search(values, self.max_take() as usize, bound) {
             PeriodSearch::Proven(preperiod, period) => {
+                // Without memory for the copy, values simply go on being computed.
+                let Ok(mut kept) = alloc::with_capacity(preperiod + period) else {
+                    return doubled;
+                };
+                kept.extend_from_slice(&values[..preperiod + period]);
                 let periodic = Periodic {
                     preperiod,
                     period,
-                    values: values[..preperiod + period].to_vec(),
+                    values: kept,
                 };
                 // Another thread cannot have set it: the caller holds the write lock.
                 let _ = self.periodic.set(periodic);
