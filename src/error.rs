@@ -159,6 +159,34 @@ pub enum Error {
          max_positions to allow it)"
     )]
     MultisetSearchTooLarge { start: Vec<u64>, limit: u64 },
+
+    #[error(
+        "the misère quotient could not be extended to heap {heap}: a candidate had \
+         {size} elements, more than the {limit} allowed (the quotient may be infinite \
+         or too large); heaps up to {} are solved",
+        heap.saturating_sub(1)
+    )]
+    QuotientTooLarge {
+        /// The heap being added (0 where a monoid is built; the solver fills it in).
+        heap: usize,
+        size: usize,
+        limit: usize,
+    },
+
+    #[error(
+        "the misère quotient could not be extended to heap {heap}: no candidate \
+         presentation gave the right outcomes"
+    )]
+    QuotientNotFound { heap: usize },
+
+    #[error(
+        "heap {heap} is beyond the misère quotient, computed to heap {max_heap} with no \
+         period proven; compute to a larger max_heap"
+    )]
+    BeyondQuotient { heap: u64, max_heap: usize },
+
+    #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
+    QuotientCheckTooLarge { heap: usize, limit: usize },
 }
 
 impl Error {

@@ -5,6 +5,7 @@ pub mod error;
 pub mod game;
 pub mod heap;
 pub mod interrupt;
+pub mod misere;
 pub mod multiset;
 pub mod players;
 pub mod position;

@@ -5,9 +5,10 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::{Error, Result};
+use crate::misere;
 use crate::multiset::MultisetSolution;
 use crate::position::Move;
-use crate::rules::Rules;
+use crate::rules::{Rules, TakeLimit};
 use crate::search::{box_size, BoxSolution};
 use crate::theory::{self, Analysis, Outcome};
 
@@ -89,10 +90,37 @@ struct Remoteness {
 /// Unlike a `Solver`, looks for no winning move, so any heap the rules reach will do.
 pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outcome> {
     if rules.has_closed_form() {
-        theory::outcome(heaps, rules)
-    } else {
-        Ok(shared(heaps, rules, max_positions)?.outcome(heaps))
+        return theory::outcome(heaps, rules);
     }
+    if let Some(outcome) = by_quotient(heaps, rules, false)? {
+        return Ok(outcome);
+    }
+    match shared(heaps, rules, max_positions) {
+        Ok(solver) => Ok(solver.outcome(heaps)),
+        Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::TooManyOptions { .. })) => {
+            by_quotient(heaps, rules, true)?.ok_or(err)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// The misère outcome from the code's misère quotient, when it covers `heaps`
+/// (`compute`: compute the quotient if it is not known yet).
+fn by_quotient(heaps: &[u64], rules: &Rules, compute: bool) -> Result<Option<Outcome>> {
+    let TakeLimit::Code(rule) = rules.take_limit() else {
+        return Ok(None);
+    };
+    if !rules.is_misere() {
+        return Ok(None);
+    }
+    let Some(quotient) = misere::shared(rule, compute)? else {
+        return Ok(None);
+    };
+    Ok(match quotient.is_p(heaps) {
+        Ok(true) => Some(Outcome::P),
+        Ok(false) => Some(Outcome::N),
+        Err(_) => None,
+    })
 }
 
 /// How many recent solvers `shared` keeps (each may hold a table of up to

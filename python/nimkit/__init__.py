@@ -6,7 +6,7 @@ Outcome.P
 """
 
 from . import batch, plots, presets, widgets
-from ._core import IllegalMoveError, SubtractionGame, TakeAndBreak
+from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse
 from .certificate import PeriodCertificate, verify_certificate
 from .explain import Explanation, explain
@@ -34,6 +34,7 @@ __all__ = [
     "FalliblePlayer",
     "Game",
     "IllegalMoveError",
+    "MisereQuotient",
     "Mistake",
     "Move",
     "Outcome",

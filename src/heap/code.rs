@@ -541,9 +541,15 @@ impl TakeAndBreak {
     /// How many values the periodicity theorem needs to prove `(preperiod, period)`
     /// for this code, or `None` when it proves nothing for it (`!`).
     pub fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
+        self.theorem_bound()
+            .map(|bound| bound * (preperiod.max(1) + period) + self.max_take() as usize)
+    }
+
+    /// The periodicity theorem's `bound` (see `proven_period`), or `None` when it
+    /// proves nothing for this code (`!`).
+    pub fn theorem_bound(&self) -> Option<usize> {
         let bound = if self.leaves_three() { 3 } else { 2 };
-        self.period_provable()
-            .then(|| bound * (preperiod.max(1) + period) + self.max_take() as usize)
+        self.period_provable().then_some(bound)
     }
 
     /// Compute values until `len` are known or a period is proven, looking for one

@@ -6,7 +6,9 @@ use pyo3::prelude::*;
 use std::sync::Arc;
 
 use super::convert;
+use super::quotient::PyMisereQuotient;
 use crate::code::{Method, TakeAndBreak};
+use crate::misere::QuotientSolver;
 
 /// The most values `grundy_sequence` returns at once (16 GiB of uint32).
 const MAX_SEQUENCE: usize = 1 << 32;
@@ -259,6 +261,47 @@ impl PyTakeAndBreak {
     /// 3 for 2 when moves leave three heaps), or None when it proves nothing (``!``).
     fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
         self.0.values_to_prove(preperiod, period)
+    }
+
+    /// The misère quotient of the heaps up to ``max_heap``, computed heap by heap
+    /// (Siegel's MisereSolver method, every step checked over all positions), stopping
+    /// early once the heap-to-element map is proven periodic: then it answers for
+    /// heaps of any size. ValueError when the quotient outgrows 4096 elements (it may
+    /// be infinite; the message says how far it got). ``progress``: a tqdm bar;
+    /// Ctrl-C stops it.
+    ///
+    /// >>> q = TakeAndBreak("0.77").misere_quotient(max_heap=200)
+    /// >>> q.order, len(q.p_portion), q.period
+    /// (40, 9, (71, 12))
+    #[pyo3(signature = (max_heap = 300, progress = false))]
+    fn misere_quotient(
+        &self,
+        py: Python<'_>,
+        max_heap: usize,
+        progress: bool,
+    ) -> PyResult<PyMisereQuotient> {
+        let mut solver = QuotientSolver::new(self.rule());
+        let bar = if progress {
+            let counter = py.import("nimkit._progress")?.getattr("counter")?;
+            Some(counter.call1((max_heap, "heaps"))?.unbind())
+        } else {
+            None
+        };
+        let done = py.detach(|| {
+            solver.compute(max_heap, &mut |heap| {
+                if let Some(bar) = &bar {
+                    Python::attach(|py| {
+                        // A display error must not stop the computation.
+                        let _ = bar.bind(py).call1((heap,));
+                    })
+                }
+            })
+        });
+        if let Some(bar) = bar {
+            bar.bind(py).call_method0("close")?;
+        }
+        done?;
+        Ok(PyMisereQuotient::new(self.0.code(), solver.quotient()))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

@@ -7,6 +7,7 @@ mod errors;
 mod moves;
 mod play;
 mod position;
+mod quotient;
 mod rules;
 mod scalar;
 mod subtraction;
@@ -30,6 +31,8 @@ mod core_module {
     use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
     use super::position::PyPosition;
+    #[pymodule_export]
+    use super::quotient::PyMisereQuotient;
     #[pymodule_export]
     use super::rules::PyRules;
     #[pymodule_export]

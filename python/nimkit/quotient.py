@@ -1,0 +1,36 @@
+"""Notebook display of misère quotients (``MisereQuotient._repr_html_``)."""
+
+from __future__ import annotations
+
+import html as _html
+from typing import Any
+
+
+def html(q: Any) -> str:
+    """An HTML summary: order, P-portion, stability, and the multiplication table
+    (P-elements marked) when it is small enough to read."""
+    stable = f"stable, period {q.period}" if q.is_stable else "not proven stable"
+    rows = [
+        f"<b>Misère quotient of {_html.escape(q.code)}</b>: order {q.order}, "
+        f"P-portion {q.p_portion}, heaps 0..{q.max_heap} ({stable}); "
+        f"grew at heaps {q.changes}"
+    ]
+    if q.order <= 64:
+        table = q.table
+        p = set(q.p_portion)
+
+        def cell(x: int) -> str:
+            return f"<b>{x}</b>" if x in p else str(x)
+
+        head = "".join(f"<th>{cell(b)}</th>" for b in range(q.order))
+        body = "".join(
+            f"<tr><th>{cell(a)}</th>"
+            + "".join(f"<td>{cell(int(x))}</td>" for x in table[a])
+            + "</tr>"
+            for a in range(q.order)
+        )
+        rows.append(
+            "<table><caption>a·b (P-elements in bold)</caption>"
+            f"<tr><th>·</th>{head}</tr>{body}</table>"
+        )
+    return "<div>" + "".join(rows) + "</div>"

@@ -1,0 +1,341 @@
+//! The misère quotient of a take-and-break game (Plambeck, "Taming the wild in
+//! impartial combinatorial games", INTEGERS 5, 2005; Plambeck and Siegel, "Misère
+//! quotients for impartial games", JCTA 115, 2008), heap by heap as Siegel's
+//! MisereSolver computes it (CGSuite, core/misere/solver).
+//!
+//! A presentation is a finite commutative monoid, its P-portion and each heap's
+//! element. It is right for the heaps up to `n` when every position of those heaps is
+//! a P-position exactly when the product of its heaps' elements is in the P-portion;
+//! `walk` checks that over every position, exactly. Reduced (elements that no
+//! position tells apart merged) a right presentation is the quotient.
+//!
+//! Heap `n + 1` first tries each element of the current quotient (the quotient stays
+//! the same). If none is right, the quotient grows: a new generator for the heap,
+//! the P-portion read off the first position reaching each element, and while some
+//! position disagrees, the heaps of the least such position are given generators of
+//! their own ("recalibration"), fewest first, until that position comes out right.
+use std::sync::Arc;
+
+use super::monoid::Monoid;
+use super::quotient::MisereQuotient;
+use super::walk::{Checker, Marker, Walk, Word};
+use crate::error::{Error, Result};
+use crate::heap::code::{period_search, PeriodSearch, TakeAndBreak};
+use crate::interrupt::Poll;
+
+/// The most states a check of one presentation may meet.
+pub const MAX_CHECK_STATES: usize = 1 << 22;
+
+/// A monoid, its P-portion and each heap's element (heaps `0..heap.len()`).
+#[derive(Clone, Debug)]
+struct Presentation {
+    monoid: Monoid,
+    p: Vec<bool>,
+    heap: Vec<u32>,
+}
+
+impl Presentation {
+    fn trivial() -> Self {
+        Presentation {
+            monoid: Monoid::trivial(),
+            p: vec![false],
+            heap: vec![0],
+        }
+    }
+
+    fn element(&self, word: &Word) -> u32 {
+        word.iter().fold(0, |x, &(h, c)| {
+            (0..c).fold(x, |x, _| self.monoid.product(x, self.heap[h]))
+        })
+    }
+
+    /// The elements of each heap's options.
+    fn transitions(&self, options: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
+        options
+            .iter()
+            .map(|words| {
+                let mut t: Vec<u32> = words
+                    .iter()
+                    .map(|w| {
+                        self.monoid
+                            .product_of(w.iter().map(|&h| self.heap[h as usize]))
+                    })
+                    .collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect()
+    }
+
+    /// The least position whose outcome disagrees, or `None` when it is right
+    /// (`with_top`: among positions holding the largest heap).
+    fn failure(
+        &self,
+        options: &[Vec<Vec<u32>>],
+        with_top: bool,
+        poll: &mut Poll,
+    ) -> Result<Option<Word>> {
+        let transitions = self.transitions(options);
+        let walk = Walk {
+            monoid: &self.monoid,
+            heap: &self.heap,
+            transitions: &transitions,
+        };
+        let mut checker = Checker::new(&self.p, MAX_CHECK_STATES);
+        walk.run(with_top, &mut checker, poll)?;
+        if checker.too_large {
+            return Err(Error::QuotientCheckTooLarge {
+                heap: self.heap.len() - 1,
+                limit: MAX_CHECK_STATES,
+            });
+        }
+        Ok(checker.failure)
+    }
+
+    /// The presentation on `monoid` (restricted to what the heaps generate) with
+    /// the P-portion of first positions, reduced.
+    fn marked(
+        monoid: &Monoid,
+        heap: &[u32],
+        options: &[Vec<Vec<u32>>],
+        poll: &mut Poll,
+    ) -> Result<Self> {
+        let gens = distinct(heap);
+        let (monoid, number) = monoid.generated(&gens)?;
+        let heap: Vec<u32> = heap
+            .iter()
+            .map(|&e| number[e as usize].expect("generators are in what they generate"))
+            .collect();
+        let mut draft = Presentation {
+            p: vec![false; monoid.size()],
+            monoid,
+            heap,
+        };
+        let transitions = draft.transitions(options);
+        let walk = Walk {
+            monoid: &draft.monoid,
+            heap: &draft.heap,
+            transitions: &transitions,
+        };
+        let mut marker = Marker::new(draft.monoid.size());
+        walk.run(false, &mut marker, poll)?;
+        draft.p = marker.p;
+        draft.reduced()
+    }
+
+    /// Elements that no position tells apart merged.
+    fn reduced(&self) -> Result<Self> {
+        let (monoid, class, p) = self.monoid.reduced(&self.p, &distinct(&self.heap))?;
+        Ok(Presentation {
+            monoid,
+            p,
+            heap: self.heap.iter().map(|&e| class[e as usize]).collect(),
+        })
+    }
+}
+
+fn distinct(elements: &[u32]) -> Vec<u32> {
+    let mut d: Vec<u32> = elements.iter().copied().filter(|&e| e != 0).collect();
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
+/// The quotient of a take-and-break game's heaps `0..=max_heap`, computed heap by heap.
+pub struct QuotientSolver {
+    rule: Arc<TakeAndBreak>,
+    /// The heaps that each heap's moves leave, as words of heap sizes.
+    options: Vec<Vec<Vec<u32>>>,
+    presentation: Presentation,
+    /// Heaps at which the quotient grew.
+    changes: Vec<usize>,
+    period: Option<(usize, usize)>,
+}
+
+impl QuotientSolver {
+    pub fn new(rule: Arc<TakeAndBreak>) -> Self {
+        QuotientSolver {
+            rule,
+            options: vec![Vec::new()],
+            presentation: Presentation::trivial(),
+            changes: Vec::new(),
+            period: None,
+        }
+    }
+
+    /// The quotient as computed so far.
+    pub fn quotient(&self) -> MisereQuotient {
+        MisereQuotient {
+            monoid: self.presentation.monoid.clone(),
+            p: self.presentation.p.clone(),
+            heap: self.presentation.heap.clone(),
+            changes: self.changes.clone(),
+            period: self.period,
+        }
+    }
+
+    /// The largest heap computed.
+    pub fn max_heap(&self) -> usize {
+        self.presentation.heap.len() - 1
+    }
+
+    /// Compute up to `max_heap`, stopping early once a period is proven. `report`
+    /// hears each heap done.
+    pub fn compute(&mut self, max_heap: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+        let mut poll = Poll::default();
+        while self.max_heap() < max_heap && self.period.is_none() {
+            let heap = self.max_heap() + 1;
+            self.next(&mut poll).map_err(|err| match err {
+                Error::QuotientTooLarge { size, limit, .. } => {
+                    Error::QuotientTooLarge { heap, size, limit }
+                }
+                other => other,
+            })?;
+            self.check_period();
+            report(self.max_heap());
+        }
+        Ok(())
+    }
+
+    /// The heaps' elements are periodic from some heap on, with the quotient fixed,
+    /// by the same bound as the octal periodicity theorem (MisereSolver hands its
+    /// heap-to-element map to CGSuite's normal-play periodicity checker).
+    fn check_period(&mut self) {
+        let Some(bound) = self.rule.theorem_bound() else {
+            return;
+        };
+        if let PeriodSearch::Proven(pre, p) = period_search(
+            &self.presentation.heap,
+            self.rule.max_take() as usize,
+            bound,
+        ) {
+            self.period = Some((pre, p));
+        }
+    }
+
+    fn heap_words(&self, n: usize) -> Vec<Vec<u32>> {
+        let mut words: Vec<Vec<u32>> = self
+            .rule
+            .options(n as u64)
+            .map(|option| match option.into.sizes() {
+                [] if option.take as usize == n => Vec::new(),
+                [] => vec![(n as u64 - option.take) as u32],
+                parts => {
+                    let mut w: Vec<u32> = parts.iter().map(|&p| p as u32).collect();
+                    w.sort_unstable();
+                    w
+                }
+            })
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    }
+
+    /// Extend the quotient to the next heap.
+    fn next(&mut self, poll: &mut Poll) -> Result<()> {
+        let n = self.presentation.heap.len();
+        self.options.push(self.heap_words(n));
+        if self.options[n].is_empty() {
+            self.presentation.heap.push(0);
+            return Ok(());
+        }
+        let alone = self
+            .presentation
+            .transitions(std::slice::from_ref(&self.options[n]));
+        let alone_lost = alone[0].iter().all(|&x| !self.presentation.p[x as usize]);
+        let mut trial = self.presentation.clone();
+        trial.heap.push(0);
+        for x in 0..self.presentation.monoid.size() as u32 {
+            if self.presentation.p[x as usize] != alone_lost {
+                continue;
+            }
+            trial.heap[n] = x;
+            if trial.failure(&self.options, true, poll)?.is_none() {
+                self.presentation = trial;
+                return Ok(());
+            }
+        }
+        self.presentation = self.grown(n, poll)?;
+        self.changes.push(n);
+        Ok(())
+    }
+
+    /// The quotient with a new generator for heap `n`, recalibrated until right.
+    fn grown(&self, n: usize, poll: &mut Poll) -> Result<Presentation> {
+        let old = &self.presentation;
+        let cyclic = Monoid::cyclic(2, 2)?;
+        let monoid = old.monoid.direct(&cyclic)?;
+        let mut heap: Vec<u32> = old.heap.iter().map(|&e| e * cyclic.size() as u32).collect();
+        heap.push(1);
+        let mut trial = Presentation::marked(&monoid, &heap, &self.options, poll)?;
+        while let Some(failure) = trial.failure(&self.options, false, poll)? {
+            trial = self.recalibrated(&trial, n, &failure, poll)?;
+        }
+        Ok(trial)
+    }
+
+    /// Give the heaps of `failure` (fewest first) generators of their own, until the
+    /// position `failure` gets the other outcome.
+    fn recalibrated(
+        &self,
+        trial: &Presentation,
+        n: usize,
+        failure: &Word,
+        poll: &mut Poll,
+    ) -> Result<Presentation> {
+        let should_be_p = !trial.p[trial.element(failure) as usize];
+        let involved: Vec<(usize, u32)> = failure.clone();
+        for size in 1..=involved.len() {
+            for chosen in combinations(involved.len(), size) {
+                let mut heap = trial.heap.clone();
+                for &i in &chosen {
+                    heap[involved[i].0] = 0;
+                }
+                let (base, number) = trial.monoid.generated(&distinct(&heap))?;
+                let mut monoid = base;
+                let mut factors = Vec::new();
+                for &i in &chosen {
+                    let (h, count) = involved[i];
+                    let index = trial.monoid.index_of(trial.heap[h]).max(count as usize - 1);
+                    let period = 2usize.max(2 * (index.saturating_sub(4) / 2));
+                    let cyclic = Monoid::cyclic(index, period)?;
+                    factors.push((h, cyclic.size()));
+                    monoid = monoid.direct(&cyclic)?;
+                }
+                let scale: usize = factors.iter().map(|&(_, s)| s).product();
+                let mut heap: Vec<u32> = heap
+                    .iter()
+                    .map(|&e| number[e as usize].expect("in the submonoid") * scale as u32)
+                    .collect();
+                let mut after = scale;
+                for &(h, s) in &factors {
+                    after /= s;
+                    heap[h] = after as u32;
+                }
+                let candidate = Presentation::marked(&monoid, &heap, &self.options, poll)?;
+                if candidate.p[candidate.element(failure) as usize] == should_be_p {
+                    return Ok(candidate);
+                }
+            }
+        }
+        Err(Error::QuotientNotFound { heap: n })
+    }
+}
+
+/// Every `size`-subset of `0..len`, in lexicographic order.
+fn combinations(len: usize, size: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut chosen: Vec<usize> = (0..size).collect();
+    loop {
+        out.push(chosen.clone());
+        let Some(i) = (0..size).rev().find(|&i| chosen[i] < len - size + i) else {
+            return out;
+        };
+        chosen[i] += 1;
+        for j in i + 1..size {
+            chosen[j] = chosen[j - 1] + 1;
+        }
+    }
+}

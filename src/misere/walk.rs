@@ -1,0 +1,192 @@
+//! The walk over every position (a multiset of heaps, a "word") of a presentation:
+//! a monoid, its P-portion and each heap's element.
+//!
+//! What a position's outcome needs is its element `x` and the set `S` of its
+//! options' elements: misère play, it is a P-position iff it has options and none is
+//! in P. Adding a heap `h` (element `e`, single-heap option elements `T_h`) to a
+//! position in state `(x, S)` gives the state `(x e, e S ∪ x T_h)`, so the states
+//! are finitely many and follow from the state alone. Words are walked in the
+//! lexicographic order that puts the largest heap first; an option is smaller in it
+//! (it has fewer of the largest heap it changed), so options come before their
+//! position. A word whose state was met before is not followed further: all its
+//! extensions repeat states already met (at smaller words). So the first word whose
+//! outcome disagrees with the P-portion is the least such word, and its options are
+//! all right: its true outcome is the one its options say.
+use std::ops::ControlFlow;
+
+use super::bits::Bits;
+use super::monoid::Monoid;
+use crate::error::Result;
+use crate::interrupt::Poll;
+
+/// A word: how many of each heap (heap, count), counts positive.
+pub type Word = Vec<(usize, u32)>;
+
+/// What to do at the states of a walk.
+pub trait Visitor {
+    /// Whether the walk met this state before (it then skips what follows from it).
+    fn seen(&mut self, x: u32, options: &Bits) -> bool;
+    /// A state met for the first time, at `word`. `Break` ends the walk.
+    fn visit(&mut self, x: u32, options: &Bits, word: &dyn Fn() -> Word) -> ControlFlow<()>;
+}
+
+/// A presentation's data as the walk reads it.
+pub struct Walk<'a> {
+    pub monoid: &'a Monoid,
+    /// Each heap's element.
+    pub heap: &'a [u32],
+    /// Each heap's single-heap option elements.
+    pub transitions: &'a [Vec<u32>],
+}
+
+impl Walk<'_> {
+    /// The state after adding heap `h` to `(x, options)`.
+    fn step(&self, h: usize, x: u32, options: &Bits) -> (u32, Bits) {
+        let e = self.heap[h];
+        let mut next = Bits::new(self.monoid.size());
+        let row = self.monoid.row(e);
+        for s in options.iter() {
+            next.insert(row[s as usize]);
+        }
+        let row = self.monoid.row(x);
+        for &t in &self.transitions[h] {
+            next.insert(row[t as usize]);
+        }
+        (row[e as usize], next)
+    }
+
+    /// Walk every word, or (`with_top`) every word holding the largest heap.
+    pub fn run(&self, with_top: bool, visitor: &mut dyn Visitor, poll: &mut Poll) -> Result<()> {
+        // Heaps without options change nothing: they are the empty game.
+        let heaps: Vec<usize> = (0..self.heap.len())
+            .filter(|&h| !self.transitions[h].is_empty())
+            .collect();
+        let k = heaps.len();
+        let size = self.monoid.size();
+        // Level j holds the state of the word with the current counts of heaps[j..].
+        let mut x = vec![0u32; k + 1];
+        let mut options = vec![Bits::new(size); k + 1];
+        let mut count = vec![0u32; k];
+        let mut climb = with_top.then(|| k.saturating_sub(1));
+        if with_top && k == 0 {
+            return Ok(());
+        }
+        loop {
+            let mut level = match climb.take() {
+                Some(level) => level,
+                None => {
+                    let word = || -> Word {
+                        heaps
+                            .iter()
+                            .zip(&count)
+                            .filter(|(_, &c)| c > 0)
+                            .map(|(&h, &c)| (h, c))
+                            .collect()
+                    };
+                    if visitor.visit(x[0], &options[0], &word).is_break() {
+                        return Ok(());
+                    }
+                    0
+                }
+            };
+            loop {
+                if level == k {
+                    return Ok(());
+                }
+                poll.tick()?;
+                let (next_x, next_options) = self.step(heaps[level], x[level], &options[level]);
+                if visitor.seen(next_x, &next_options) {
+                    level += 1;
+                    continue;
+                }
+                x[level] = next_x;
+                options[level] = next_options;
+                count[level] += 1;
+                for j in (0..level).rev() {
+                    x[j] = x[j + 1];
+                    options[j] = options[j + 1].clone();
+                    count[j] = 0;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Decides the P-portion: each element takes the outcome of the first word that
+/// reaches it (the walk skips words whose element is decided).
+pub struct Marker {
+    pub p: Vec<bool>,
+    marked: Vec<bool>,
+    p_bits: Bits,
+}
+
+impl Marker {
+    pub fn new(size: usize) -> Self {
+        Marker {
+            p: vec![false; size],
+            marked: vec![false; size],
+            p_bits: Bits::new(size),
+        }
+    }
+}
+
+impl Visitor for Marker {
+    fn seen(&mut self, x: u32, _: &Bits) -> bool {
+        self.marked[x as usize]
+    }
+
+    fn visit(&mut self, x: u32, options: &Bits, _: &dyn Fn() -> Word) -> ControlFlow<()> {
+        let lost = !options.is_empty() && !options.meets(&self.p_bits);
+        self.marked[x as usize] = true;
+        if lost {
+            self.p[x as usize] = true;
+            self.p_bits.insert(x);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Checks every state against the P-portion; stops at the first word whose outcome
+/// disagrees (the least such word, see the module's comment).
+pub struct Checker {
+    p_bits: Bits,
+    p: Vec<bool>,
+    states: std::collections::HashSet<(u32, Bits)>,
+    limit: usize,
+    pub failure: Option<Word>,
+    pub too_large: bool,
+}
+
+impl Checker {
+    pub fn new(p: &[bool], limit: usize) -> Self {
+        Checker {
+            p_bits: Bits::from_flags(p),
+            p: p.to_vec(),
+            states: Default::default(),
+            limit,
+            failure: None,
+            too_large: false,
+        }
+    }
+}
+
+impl Visitor for Checker {
+    fn seen(&mut self, x: u32, options: &Bits) -> bool {
+        self.states.contains(&(x, options.clone()))
+    }
+
+    fn visit(&mut self, x: u32, options: &Bits, word: &dyn Fn() -> Word) -> ControlFlow<()> {
+        let lost = !options.is_empty() && !options.meets(&self.p_bits);
+        if lost != self.p[x as usize] {
+            self.failure = Some(word());
+            return ControlFlow::Break(());
+        }
+        if self.states.len() >= self.limit || self.states.try_reserve(1).is_err() {
+            self.too_large = true;
+            return ControlFlow::Break(());
+        }
+        self.states.insert((x, options.clone()));
+        ControlFlow::Continue(())
+    }
+}

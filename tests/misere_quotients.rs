@@ -1,0 +1,115 @@
+//! Misère quotients against the exact misère search (an independent computation: it
+//! labels every position reachable from the starts by Ferguson's rule, and knows
+//! nothing of monoids), and the theorem that impartial quotients have even order.
+use std::sync::Arc;
+
+use nimkit::code::TakeAndBreak;
+use nimkit::misere::{MisereQuotient, QuotientSolver};
+use nimkit::multiset::MultisetSolution;
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::theory::Outcome;
+use proptest::prelude::*;
+
+fn quotient(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
+    let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
+    let mut solver = QuotientSolver::new(rule);
+    solver.compute(max_heap, &mut |_| {})?;
+    Ok(solver.quotient())
+}
+
+fn misere(code: &str) -> Rules {
+    let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
+    Rules::new(true, TakeLimit::Code(rule)).unwrap()
+}
+
+/// Every multiset of at most `heaps` heaps of sizes `1..=max`, sorted.
+fn multisets(heaps: usize, max: u64) -> Vec<Vec<u64>> {
+    let mut all = vec![vec![]];
+    let mut last = vec![vec![]];
+    for _ in 0..heaps {
+        last = last
+            .into_iter()
+            .flat_map(|w: Vec<u64>| {
+                let low = w.last().copied().unwrap_or(1);
+                (low..=max).map(move |h| [w.clone(), vec![h]].concat())
+            })
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all
+}
+
+/// The quotient's outcome of every position of at most `heaps` heaps up to `max`
+/// equals the exact search's. Returns the quotient's order.
+fn agrees_with_search(code: &str, heaps: usize, max: u64) -> usize {
+    let q = quotient(code, max as usize).unwrap();
+    let starts = multisets(heaps, max);
+    let exact = MultisetSolution::solve_all(starts.clone(), &misere(code), 1 << 24).unwrap();
+    for w in &starts {
+        let by_search = exact.outcome(w) == Outcome::P;
+        assert_eq!(q.is_p(w).unwrap(), by_search, "{code} {w:?}");
+    }
+    q.order()
+}
+
+#[test]
+fn quotients_give_the_exact_outcomes() {
+    for (code, heaps, max) in [
+        ("0.77", 3, 14),
+        ("0.77", 4, 9),
+        ("0.75", 3, 14),
+        ("0.123", 3, 12),
+        ("0.71", 3, 12),
+        ("0.31", 4, 10),
+        ("0.07", 3, 10),
+        ("0.137", 3, 10),
+        ("4.7", 3, 8),
+        ("0.4", 3, 12),
+    ] {
+        let order = agrees_with_search(code, heaps, max);
+        assert_eq!(order % 2, 0, "{code}: order {order}");
+    }
+}
+
+#[test]
+fn kayles_is_stable_with_the_normal_play_period() {
+    // The heap-to-element map of misère Kayles repeats with the period of its normal
+    // play values (71, 12) (Winning Ways, ch. 4), proven at heap 2 (71 + 12) + 2 - 1.
+    let q = quotient("0.77", 500).unwrap();
+    assert_eq!(q.period, Some((71, 12)));
+    assert_eq!(q.max_heap(), 167);
+    assert_eq!(q.order() % 2, 0);
+    // Beyond the computed heaps, the period answers: heap 10**12 is heap 71 + (10**12 -
+    // 71) % 12.
+    let n = 1_000_000_000_000u64;
+    let same = 71 + (n - 71) % 12;
+    assert_eq!(q.element(n).unwrap(), q.element(same).unwrap());
+}
+
+#[test]
+fn growth_past_the_limit_is_an_error_naming_the_heap() {
+    let err = quotient("0.35", 60).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("could not be extended to heap"), "{text}");
+    let q = quotient("0.35", 8).unwrap();
+    assert!(q.period.is_none());
+    assert!(q.element(9).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random octal codes of up to three digits, every position of three heaps up to 9.
+    #[test]
+    fn random_codes_agree_with_search(digits in prop::collection::vec(0u8..8, 1..=3)) {
+        prop_assume!(digits.iter().any(|&d| d != 0));
+        let code = format!("0.{}", digits.iter().map(|d| d.to_string()).collect::<String>());
+        match quotient(&code, 9) {
+            Ok(_) => {
+                let order = agrees_with_search(&code, 3, 9);
+                prop_assert_eq!(order % 2, 0);
+            }
+            Err(err) => prop_assert!(err.to_string().contains("misère quotient"), "{}", err),
+        }
+    }
+}

@@ -1,0 +1,82 @@
+"""Misère quotients from Python: the monoid's laws, outcomes against a plain
+recursive search written here from the rules (it never sees the quotient), heaps of
+any size once stable, the fallback of Position.outcome, and clear errors."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+
+
+def misere_is_p(code: str):
+    """Misère P-positions by the definition: no move (the player to move wins), or
+    every move to an N-position. Positions are sorted tuples of heaps."""
+    rules = nk.Rules(code=code, misere=True)
+
+    @functools.cache
+    def is_p(heaps: tuple[int, ...]) -> bool:
+        position = nk.Position(list(heaps))
+        moves = position.moves(rules)
+        if not moves:
+            return False
+        return not any(is_p(tuple(sorted(position.after(m, rules)))) for m in moves)
+
+    return is_p
+
+
+def test_monoid_laws_and_even_order():
+    q = nk.TakeAndBreak("0.77").misere_quotient(max_heap=200)
+    t = q.table.astype(np.int64)
+    n = q.order
+    assert t.shape == (n, n)
+    assert (t == t.T).all()  # commutative
+    assert (t[0] == np.arange(n)).all()  # 0 is the identity
+    # Associative: (a b) c == a (b c) for every a, b, c.
+    ab_c = t[t[:, :, None], np.arange(n)[None, None, :]]
+    a_bc = t[np.arange(n)[:, None, None], t[None, :, :]]
+    assert (ab_c == a_bc).all()
+    # Plambeck and Siegel: every impartial misère quotient has even order.
+    assert n % 2 == 0
+    assert q.is_stable
+    assert q.period == (71, 12)
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.75", "0.123", "0.07", "0.4"])
+def test_outcomes_equal_the_definition(code):
+    q = nk.TakeAndBreak(code).misere_quotient(max_heap=9)
+    is_p = misere_is_p(code)
+    for count in range(4):
+        for heaps in itertools.combinations_with_replacement(range(1, 10), count):
+            expected = nk.Outcome.P if is_p(heaps) else nk.Outcome.N
+            assert q.outcome(heaps) == expected, (code, heaps)
+
+
+def test_heaps_of_any_size_once_stable():
+    q = nk.TakeAndBreak("0.77").misere_quotient(max_heap=400)
+    assert q.max_heap == 167  # stops once the period is proven
+    # A heap of 10**18 behaves as the heap with the same place in the period.
+    n = 10**18
+    assert q.heap_element(n) == q.heap_element(71 + (n - 71) % 12)
+    assert q.outcome([12, 400, 10**9]) == q.outcome([12, 76, 77])
+    # Position.outcome falls back on the quotient where the search is too large.
+    rules = nk.Rules(code="0.77", misere=True)
+    assert nk.Position([12, 400, 10**9]).outcome(rules) == q.outcome([12, 400, 10**9])
+
+
+def test_unstable_quotients_say_how_far_they_got():
+    with pytest.raises(ValueError, match="could not be extended to heap 13"):
+        nk.TakeAndBreak("0.35").misere_quotient(max_heap=60)
+    q = nk.TakeAndBreak("0.35").misere_quotient(max_heap=8)
+    assert not q.is_stable
+    assert q.period is None
+    with pytest.raises(ValueError, match="beyond the misère quotient"):
+        q.heap_element(9)
+    with pytest.raises(ValueError, match="negative"):
+        q.outcome([-1])
+    assert "not stable" in repr(q)
+    assert "order" in q._repr_html_()
