@@ -215,6 +215,34 @@ impl MultisetSolution {
         Ok(remoteness)
     }
 
+    /// Visit every labelled position, children before parents, with the ids of its
+    /// options (each once): for values that follow from the options' values.
+    pub fn children_first(&self, mut visit: impl FnMut(u32, &[u32])) -> Result<()> {
+        let take = self.rules.take_for(0);
+        let mut poll = Poll::default();
+        let mut children = Vec::new();
+        for &id in &self.order {
+            poll.tick()?;
+            let heaps = &self.keys[id as usize];
+            children.clear();
+            for (heap, &n) in heaps.iter().enumerate() {
+                if heap > 0 && heaps[heap - 1] == n {
+                    continue;
+                }
+                children.extend(take.options(n).map(|o| self.id(after(heaps, heap, &o))));
+            }
+            children.sort_unstable();
+            children.dedup();
+            visit(id, &children);
+        }
+        Ok(())
+    }
+
+    /// The id of a labelled position (as `children_first` numbers them).
+    pub fn id_of(&self, heaps: &[u64]) -> u32 {
+        self.id(heaps.iter().copied())
+    }
+
     /// The remoteness of one position, given the table from `remoteness`.
     pub fn remoteness_of(&self, table: &[u32], heaps: &[u64]) -> u32 {
         table[self.id(heaps.iter().copied()) as usize]

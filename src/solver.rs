@@ -4,13 +4,20 @@
 //! split heaps, over every multiset of heaps reachable from the start.
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
-use crate::misere;
+use crate::misere::{self, MisereQuotient};
 use crate::multiset::MultisetSolution;
 use crate::position::Move;
 use crate::rules::{Rules, TakeLimit};
 use crate::search::{box_size, BoxSolution};
 use crate::theory::{self, Analysis, Outcome};
+
+/// In misère play of a code, positions with more objects than this are answered by
+/// the code's misère quotient when it has one: their search would be large (a few
+/// dozen objects already reach millions of positions). Smaller ones are searched,
+/// and fall back on the quotient only when the search is too large.
+const QUOTIENT_FIRST: u64 = 64;
 
 /// The default limit on the positions a search may label.
 pub const DEFAULT_MAX_POSITIONS: u64 = 10_000_000;
@@ -32,13 +39,25 @@ pub struct Solver {
 enum Table {
     Box(Arc<BoxSolution>),
     Multiset(Arc<MultisetSolution>),
+    /// Misère play of a code whose search is too large: its misère quotient.
+    Quotient(Arc<MisereQuotient>, Arc<TakeAndBreak>),
 }
 
 impl Table {
     fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         if rules.splits() {
-            return MultisetSolution::solve(start, rules, max_positions)
-                .map(|s| Table::Multiset(Arc::new(s)));
+            if start.iter().sum::<u64>() > QUOTIENT_FIRST {
+                if let Some(table) = Table::by_quotient(start, rules)? {
+                    return Ok(table);
+                }
+            }
+            return match MultisetSolution::solve(start, rules, max_positions) {
+                Ok(solution) => Ok(Table::Multiset(Arc::new(solution))),
+                Err(err @ Error::MultisetSearchTooLarge { .. }) => {
+                    Table::by_quotient(start, rules)?.ok_or(err)
+                }
+                Err(err) => Err(err),
+            };
         }
         let solution = BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
             Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
@@ -51,10 +70,24 @@ impl Table {
         Ok(Table::Box(Arc::new(solution)))
     }
 
+    /// The code's misère quotient, when the rules are misère play of one code and
+    /// the quotient (computed once per code, `misere::SHARED_MAX_HEAP`) covers
+    /// `start`.
+    fn by_quotient(start: &[u64], rules: &Rules) -> Result<Option<Self>> {
+        Ok(quotient(rules, true)?
+            .filter(|(q, _)| q.covers(start))
+            .map(|(q, rule)| Table::Quotient(q, rule)))
+    }
+
     fn outcome(&self, heaps: &[u64]) -> Outcome {
         match self {
             Table::Box(table) => table.outcome(heaps),
             Table::Multiset(table) => table.outcome(heaps),
+            Table::Quotient(q, _) => match q.is_p(heaps) {
+                Ok(true) => Outcome::P,
+                Ok(false) => Outcome::N,
+                Err(_) => unreachable!("the solver covers the heaps"),
+            },
         }
     }
 
@@ -62,6 +95,9 @@ impl Table {
         match self {
             Table::Box(table) => table.winning_moves(heaps),
             Table::Multiset(table) => table.winning_moves(heaps),
+            Table::Quotient(q, rule) => q
+                .winning_moves(heaps, rule)
+                .expect("the solver covers the heaps"),
         }
     }
 
@@ -69,6 +105,8 @@ impl Table {
         match self {
             Table::Box(table) => table.remoteness(),
             Table::Multiset(table) => table.remoteness(),
+            // A quotient knows outcomes, not how long games last.
+            Table::Quotient(..) => Err(Error::NotForCodes("remoteness from a misère quotient")),
         }
     }
 
@@ -76,6 +114,7 @@ impl Table {
         match self {
             Table::Box(table) => values[table.index(heaps)],
             Table::Multiset(table) => table.remoteness_of(values, heaps),
+            Table::Quotient(..) => unreachable!("no remoteness table from a quotient"),
         }
     }
 }
@@ -92,7 +131,8 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
     if rules.has_closed_form() {
         return theory::outcome(heaps, rules);
     }
-    if let Some(outcome) = by_quotient(heaps, rules, false)? {
+    let big = heaps.iter().sum::<u64>() > QUOTIENT_FIRST;
+    if let Some(outcome) = by_quotient(heaps, rules, big)? {
         return Ok(outcome);
     }
     match shared(heaps, rules, max_positions) {
@@ -107,20 +147,24 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
 /// The misère outcome from the code's misère quotient, when it covers `heaps`
 /// (`compute`: compute the quotient if it is not known yet).
 fn by_quotient(heaps: &[u64], rules: &Rules, compute: bool) -> Result<Option<Outcome>> {
+    Ok(quotient(rules, compute)?
+        .and_then(|(q, _)| q.is_p(heaps).ok())
+        .map(|lost| if lost { Outcome::P } else { Outcome::N }))
+}
+
+/// The misère quotient of the rules' code when they are misère play of one code
+/// (computed once per code, when `compute`), with the code.
+fn quotient(
+    rules: &Rules,
+    compute: bool,
+) -> Result<Option<(Arc<MisereQuotient>, Arc<TakeAndBreak>)>> {
     let TakeLimit::Code(rule) = rules.take_limit() else {
         return Ok(None);
     };
     if !rules.is_misere() {
         return Ok(None);
     }
-    let Some(quotient) = misere::shared(rule, compute)? else {
-        return Ok(None);
-    };
-    Ok(match quotient.is_p(heaps) {
-        Ok(true) => Some(Outcome::P),
-        Ok(false) => Some(Outcome::N),
-        Err(_) => None,
-    })
+    Ok(misere::shared(rule, compute)?.map(|q| (q, Arc::clone(rule))))
 }
 
 /// How many recent solvers `shared` keeps (each may hold a table of up to
@@ -222,6 +266,7 @@ impl Solver {
         }
         match &self.table {
             Some(Table::Multiset(table)) => table.contains(heaps),
+            Some(Table::Quotient(q, _)) => q.covers(heaps),
             _ => heaps == self.start,
         }
     }

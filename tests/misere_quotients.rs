@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use nimkit::code::TakeAndBreak;
-use nimkit::misere::{MisereQuotient, QuotientSolver};
+use nimkit::misere::{genus, MisereQuotient, QuotientSolver};
 use nimkit::multiset::MultisetSolution;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::theory::Outcome;
@@ -110,6 +110,129 @@ proptest! {
                 prop_assert_eq!(order % 2, 0);
             }
             Err(err) => prop_assert!(err.to_string().contains("misère quotient"), "{}", err),
+        }
+    }
+}
+
+/// Every word over heaps `1..=heaps` with at most `most` of each (exponent vectors).
+fn words(heaps: usize, most: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![vec![]];
+    for _ in 0..heaps {
+        out = out
+            .into_iter()
+            .flat_map(|w: Vec<u32>| (0..=most).map(move |c| [w.clone(), vec![c]].concat()))
+            .collect();
+    }
+    out
+}
+
+fn heaps_of(word: &[u32]) -> Vec<u64> {
+    let mut heaps = Vec::new();
+    for (i, &c) in word.iter().enumerate() {
+        heaps.extend(std::iter::repeat_n(i as u64 + 1, c as usize));
+    }
+    heaps
+}
+
+/// The quotient's order counted from its definition alone: positions of small heaps
+/// (at most `most` of each) told apart by their outcomes with every such position
+/// added, outcomes by the exact search. It equals the computed order when short
+/// positions reach every element and tell every pair apart, as for these games.
+#[test]
+fn order_equals_the_classes_counted_by_brute_force() {
+    for (code, heaps, most) in [
+        ("0.77", 5, 2),
+        ("0.75", 6, 2),
+        ("0.123", 5, 2),
+        ("0.71", 5, 2),
+    ] {
+        let q = quotient(code, heaps).unwrap();
+        let all = words(heaps, most);
+        let sums: Vec<Vec<u64>> = words(heaps, 2 * most).iter().map(|w| heaps_of(w)).collect();
+        let exact = MultisetSolution::solve_all(sums, &misere(code), 1 << 24).unwrap();
+        let mut classes = std::collections::HashMap::new();
+        for w in &all {
+            let signature: Vec<bool> = all
+                .iter()
+                .map(|x| {
+                    let sum: Vec<u32> = w.iter().zip(x).map(|(a, b)| a + b).collect();
+                    exact.outcome(&heaps_of(&sum)) == Outcome::P
+                })
+                .collect();
+            let element = q.element_of(&heaps_of(w)).unwrap();
+            // Words with the same element have the same outcomes with anything added.
+            let known = classes.entry(signature).or_insert(element);
+            assert_eq!(*known, element, "{code}: {w:?}");
+        }
+        assert_eq!(classes.len(), q.order(), "{code}");
+    }
+}
+
+/// CGSuite's fixtures (MisereCanonicalGame tests): misère nim values of heaps 0..20.
+#[test]
+fn misere_values_of_single_heaps_match_cgsuite() {
+    let fixtures = [
+        (
+            "0.77",
+            [
+                1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0,
+            ],
+        ),
+        (
+            "0.07",
+            [
+                1, 1, 0, 0, 2, 1, 3, 0, 0, 1, 1, 3, 0, 2, 1, 1, 0, 0, 2, 1, 3,
+            ],
+        ),
+        (
+            "4!.0",
+            [
+                1, 1, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2,
+            ],
+        ),
+    ];
+    for (code, expected) in fixtures {
+        let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
+        let genera = genus::of_heaps(&rule, &(0..21).collect::<Vec<u64>>(), 1 << 24).unwrap();
+        let values: Vec<u32> = genera.iter().map(|g| g.misere_value()).collect();
+        assert_eq!(values, expected, "{code}");
+        // The base of the genus is the normal-play value.
+        for (n, g) in genera.iter().enumerate() {
+            assert_eq!(g.base, rule.grundy(n as u64), "{code} heap {n}");
+        }
+    }
+}
+
+/// Kayles heaps 0, 1 and 2 are the nim heaps 0, *1 and *2 (their options are the
+/// smaller ones), of genus `0^120`, `1^031` and `2^20` (On Numbers and Games, ch. 12).
+#[test]
+fn small_kayles_heaps_have_the_genus_of_nim_heaps() {
+    let rule = Arc::new(TakeAndBreak::parse("0.77").unwrap());
+    let genera = genus::of_heaps(&rule, &[0, 1, 2], 1 << 20).unwrap();
+    let text: Vec<String> = genera.iter().map(|g| g.text()).collect();
+    assert_eq!(text, ["0^120", "1^031", "2^20"]);
+}
+
+/// A move wins exactly when the search says so: the quotient's winning moves equal
+/// the exact search's, position by position, in the same order.
+#[test]
+fn winning_moves_equal_the_search() {
+    for (code, heaps, max) in [
+        ("0.77", 3, 12),
+        ("0.75", 3, 12),
+        ("0.123", 3, 10),
+        ("0.07", 3, 10),
+    ] {
+        let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
+        let q = quotient(code, max as usize).unwrap();
+        let starts = multisets(heaps, max);
+        let exact = MultisetSolution::solve_all(starts.clone(), &misere(code), 1 << 24).unwrap();
+        for w in &starts {
+            assert_eq!(
+                q.winning_moves(w, &rule).unwrap(),
+                exact.winning_moves(w),
+                "{code} {w:?}"
+            );
         }
     }
 }

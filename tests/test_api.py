@@ -19,6 +19,8 @@ def test_public_names():
         "Explanation",
         "FalliblePlayer",
         "Game",
+        "Genus",
+        "MisereQuotient",
         "Mistake",
         "PerfectPlayer",
         "PeriodCertificate",

@@ -96,3 +96,47 @@ def test_the_readme_section_runs():
     assert (q.order, len(q.p_portion), q.period) == (40, 9, (71, 12))
     assert "# Outcome.N" in block
     assert q.outcome([12, 400, 10**9]) == nk.Outcome.N
+
+
+@pytest.mark.parametrize(
+    ("code", "values"),
+    [
+        # CGSuite's fixtures: misère nim values of heaps 0..20.
+        ("0.77", [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0, 1, 2, 5, 1, 6, 3, 2, 0]),
+        ("0.07", [1, 1, 0, 0, 2, 1, 3, 0, 0, 1, 1, 3, 0, 2, 1, 1, 0, 0, 2, 1, 3]),
+        ("4!.0", [1, 1, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]),
+    ],
+)
+def test_misere_values_of_single_heaps(code, values):
+    rule = nk.TakeAndBreak(code)
+    assert rule.misere_grundy_sequence(21).tolist() == values
+    genus = rule.genus(20)
+    assert genus.sup[0] == values[20]
+    assert genus.base == rule.grundy(20)
+
+
+def test_genus_notation_and_limits():
+    kayles = nk.TakeAndBreak("0.77")
+    # Nim heaps: 0 = 0^120, *1 = 1^031, *2 = 2^20 (On Numbers and Games, ch. 12).
+    assert [str(kayles.genus(n)) for n in range(3)] == ["0^120", "1^031", "2^20"]
+    assert kayles.genus(0) == nk.Genus(0, (1, 2, 0))
+    with pytest.raises(ValueError, match="more than max_positions"):
+        kayles.misere_grundy_sequence(10**13)
+    with pytest.raises(ValueError, match="max_positions = 100 "):
+        kayles.genus(10**12, max_positions=100)
+
+
+def test_games_and_players_use_the_quotient_past_the_search():
+    rules = nk.Rules(code="0.77", misere=True)
+    q = nk.TakeAndBreak("0.77").misere_quotient(max_heap=300)
+    start = nk.Position([30, 40, 41])  # its search holds far more than 10**7 positions
+    moves = start.winning_moves(rules)
+    assert moves
+    for move in moves:
+        assert q.outcome(start.after(move, rules)) == nk.Outcome.P
+    # Every other move leaves an N-position.
+    others = [m for m in start.moves(rules) if m not in moves]
+    assert all(q.outcome(start.after(m, rules)) == nk.Outcome.N for m in others)
+    # A perfect player wins misère Kayles from an N-position, every game.
+    wins = nk.simulate(start, rules, nk.PerfectPlayer(), nk.RandomPlayer(), n_games=50).wins
+    assert wins == (50, 0)

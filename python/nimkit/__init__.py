@@ -23,6 +23,7 @@ from .game import (
 )
 from .graph import draw_game_graph, game_graph
 from .position import Move, Outcome, Position
+from .quotient import Genus
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
@@ -33,6 +34,7 @@ __all__ = [
     "Explanation",
     "FalliblePlayer",
     "Game",
+    "Genus",
     "IllegalMoveError",
     "MisereQuotient",
     "Mistake",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html as _html
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def html(q: Any) -> str:
@@ -34,3 +34,17 @@ def html(q: Any) -> str:
             f"<tr><th>·</th>{head}</tr>{body}</table>"
         )
     return "<div>" + "".join(rows) + "</div>"
+
+
+class Genus(NamedTuple):
+    """Conway's genus ``base^(sup)`` of a game: its normal-play Grundy value and the
+    misère Grundy values of the game plus 0, 1, 2, ... copies of ``*2`` (the last
+    two repeat forever). ``str`` gives Conway's notation, e.g. ``0^120``."""
+
+    base: int
+    sup: tuple[int, ...]
+
+    def __str__(self) -> str:
+        if all(d < 10 for d in self.sup):
+            return f"{self.base}^{''.join(map(str, self.sup))}"
+        return f"{self.base}^({','.join(map(str, self.sup))})"

@@ -1,5 +1,6 @@
 //! Misère play of take-and-break games by misère quotients.
 mod bits;
+pub mod genus;
 pub mod monoid;
 pub mod quotient;
 pub mod solver;

@@ -1,7 +1,9 @@
 //! A computed misère quotient and what it answers: the outcome of any position of
 //! the heaps it covers (every heap once the heap-to-element map is proven periodic).
 use super::monoid::Monoid;
+use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
+use crate::position::{HeapMove, Move};
 
 #[derive(Clone, Debug)]
 pub struct MisereQuotient {
@@ -54,5 +56,47 @@ impl MisereQuotient {
     /// Whether the position is a misère P-position.
     pub fn is_p(&self, heaps: &[u64]) -> Result<bool> {
         Ok(self.p[self.element_of(heaps)? as usize])
+    }
+
+    /// Whether every heap of `heaps` has an element (computed, or from the period).
+    pub fn covers(&self, heaps: &[u64]) -> bool {
+        self.period.is_some() || heaps.iter().all(|&n| n <= self.max_heap() as u64)
+    }
+
+    /// Every move of `heaps` under `rule` (the quotient's code) to a P-position: the
+    /// product of the other heaps' elements and the option's is in the P-portion.
+    /// In heap order, then in the order of the code's options. The caller bounds the
+    /// options scanned (`TakeAndBreak::check_scan`).
+    pub fn winning_moves(&self, heaps: &[u64], rule: &TakeAndBreak) -> Result<Vec<Move>> {
+        let elements = heaps
+            .iter()
+            .map(|&n| self.element(n))
+            .collect::<Result<Vec<u32>>>()?;
+        // rest[i]: the product of every heap but heap i (prefix times suffix).
+        let mut suffix = vec![0u32; heaps.len() + 1];
+        for i in (0..heaps.len()).rev() {
+            suffix[i] = self.monoid.product(elements[i], suffix[i + 1]);
+        }
+        let mut moves = Vec::new();
+        let mut prefix = 0;
+        for (i, &n) in heaps.iter().enumerate() {
+            let rest = self.monoid.product(prefix, suffix[i + 1]);
+            for option in rule.options(n) {
+                let left = self.option_element(n, &option)?;
+                if self.p[self.monoid.product(rest, left) as usize] {
+                    moves.push(option.on(i));
+                }
+            }
+            prefix = self.monoid.product(prefix, elements[i]);
+        }
+        Ok(moves)
+    }
+
+    /// The element of what `option` leaves of a heap of `n`.
+    fn option_element(&self, n: u64, option: &HeapMove) -> Result<u32> {
+        match option.into.sizes() {
+            [] => self.element(n - option.take),
+            parts => self.element_of(parts),
+        }
     }
 }

@@ -7,8 +7,11 @@ use std::sync::Arc;
 
 use super::convert;
 use super::quotient::PyMisereQuotient;
+use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
-use crate::misere::QuotientSolver;
+use crate::misere::{genus, QuotientSolver};
+use crate::solver::DEFAULT_MAX_POSITIONS;
+use pyo3::types::PyTuple;
 
 /// The most values `grundy_sequence` returns at once (16 GiB of uint32).
 const MAX_SEQUENCE: usize = 1 << 32;
@@ -302,6 +305,56 @@ impl PyTakeAndBreak {
         }
         done?;
         Ok(PyMisereQuotient::new(self.0.code(), solver.quotient()))
+    }
+
+    /// The misère Grundy values (CGSuite's ``MisereNimValue``) of heaps ``0 .. count
+    /// - 1``: 1 for a heap with no move, else the mex of its options' values, an
+    /// option (a sum of heaps) valued as a game of its own. By one exact search over
+    /// every position the heaps reach, refused past ``max_positions`` positions.
+    ///
+    /// >>> TakeAndBreak("0.77").misere_grundy_sequence(8).tolist()
+    /// [1, 0, 2, 3, 0, 1, 3, 2]
+    #[pyo3(signature = (count, max_positions = DEFAULT_MAX_POSITIONS))]
+    fn misere_grundy_sequence<'py>(
+        &self,
+        py: Python<'py>,
+        count: u64,
+        max_positions: u64,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        if count > max_positions {
+            return Err(PyValueError::new_err(format!(
+                "{count} heaps are more than max_positions = {max_positions} positions to \
+                 search (raise max_positions to allow it)"
+            )));
+        }
+        let mut heaps = alloc::with_capacity(count as usize)?;
+        heaps.extend(0..count);
+        let genera = py.detach(|| genus::of_heaps(&self.0, &heaps, max_positions))?;
+        let values: Vec<u32> = genera.iter().map(|g| g.misere_value()).collect();
+        Ok(values.into_pyarray(py))
+    }
+
+    /// Conway's genus of a heap of ``n``: a ``nimkit.Genus`` ``(base, sup)``, the
+    /// normal-play value and the misère values of the heap plus 0, 1, 2, ... copies of
+    /// ``*2`` (the last two repeat forever); ``str`` gives Conway's notation. By exact
+    /// search, as for ``misere_grundy_sequence``.
+    ///
+    /// >>> str(TakeAndBreak("0.77").genus(2))
+    /// '2^20'
+    #[pyo3(signature = (n, max_positions = DEFAULT_MAX_POSITIONS))]
+    fn genus<'py>(
+        &self,
+        py: Python<'py>,
+        n: &Bound<'_, PyAny>,
+        max_positions: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = convert::uint(n, "n")?;
+        let mut genera = py.detach(|| genus::of_heaps(&self.0, &[n], max_positions))?;
+        let genus = genera.pop().expect("one heap asked");
+        let sup = PyTuple::new(py, genus.sup)?;
+        py.import("nimkit.quotient")?
+            .getattr("Genus")?
+            .call1((genus.base, sup))
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

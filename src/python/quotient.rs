@@ -104,7 +104,7 @@ impl PyMisereQuotient {
     /// ``Outcome.P`` when the position is a misère P-position, else ``Outcome.N``.
     ///
     /// >>> TakeAndBreak("0.77").misere_quotient(max_heap=200).outcome([12, 400, 10**9])
-    /// <Outcome.N: 'N'>
+    /// Outcome.N
     fn outcome<'py>(
         &self,
         py: Python<'py>,
