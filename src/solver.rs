@@ -13,10 +13,10 @@ use crate::rules::{Rules, TakeLimit};
 use crate::search::{box_size, BoxSolution};
 use crate::theory::{self, Analysis, Outcome};
 
-/// In misère play of a code, positions with more objects than this are answered by
-/// the code's misère quotient when it has one: their search would be large (a few
-/// dozen objects already reach millions of positions). Smaller ones are searched,
-/// and fall back on the quotient only when the search is too large.
+/// In misère play of a code or a subtraction set, positions with more objects than
+/// this are answered by the misère quotient when there is one: their search would be
+/// large (a few dozen objects already reach millions of positions). Smaller ones are
+/// searched, and fall back on the quotient only when the search is too large.
 const QUOTIENT_FIRST: u64 = 64;
 
 /// The default limit on the positions a search may label.
@@ -45,35 +45,44 @@ enum Table {
 
 impl Table {
     fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
-        if rules.splits() {
-            if start.iter().sum::<u64>() > QUOTIENT_FIRST {
-                if let Some(table) = Table::by_quotient(start, rules)? {
-                    return Ok(table);
+        if start.iter().sum::<u64>() > QUOTIENT_FIRST {
+            if let Some(table) = Table::by_quotient(start, rules)? {
+                return Ok(table);
+            }
+        }
+        let searched = if rules.splits() {
+            MultisetSolution::solve(start, rules, max_positions)
+                .map(|solution| Table::Multiset(Arc::new(solution)))
+        } else {
+            BoxSolution::solve(start, rules, max_positions)
+                .map(|solution| Table::Box(Arc::new(solution)))
+        };
+        match searched {
+            Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::BoxTooLarge { .. })) => {
+                match Table::by_quotient(start, rules)? {
+                    Some(table) => Ok(table),
+                    None => Err(match err {
+                        Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
+                            bounds: start.to_vec(),
+                            positions,
+                            limit,
+                        },
+                        other => other,
+                    }),
                 }
             }
-            return match MultisetSolution::solve(start, rules, max_positions) {
-                Ok(solution) => Ok(Table::Multiset(Arc::new(solution))),
-                Err(err @ Error::MultisetSearchTooLarge { .. }) => {
-                    Table::by_quotient(start, rules)?.ok_or(err)
-                }
-                Err(err) => Err(err),
-            };
-        }
-        let solution = BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
-            Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
-                bounds: start.to_vec(),
-                positions,
-                limit,
-            },
             other => other,
-        })?;
-        Ok(Table::Box(Arc::new(solution)))
+        }
     }
 
     /// The code's misère quotient, when the rules are misère play of one code and
     /// the quotient (computed once per code, `misere::SHARED_MAX_HEAP`) covers
     /// `start`.
     fn by_quotient(start: &[u64], rules: &Rules) -> Result<Option<Self>> {
+        // (Remoteness of closed-form rules searches too; the quotient knows none.)
+        if rules.has_closed_form() {
+            return Ok(None);
+        }
         Ok(quotient(rules, true)?
             .filter(|(q, _)| q.covers(start))
             .map(|(q, rule)| Table::Quotient(q, rule)))
@@ -158,13 +167,19 @@ fn quotient(
     rules: &Rules,
     compute: bool,
 ) -> Result<Option<(Arc<MisereQuotient>, Arc<TakeAndBreak>)>> {
-    let TakeLimit::Code(rule) = rules.take_limit() else {
-        return Ok(None);
-    };
     if !rules.is_misere() {
         return Ok(None);
     }
-    Ok(misere::shared(rule, compute)?.map(|q| (q, Arc::clone(rule))))
+    let rule = match rules.take_limit() {
+        TakeLimit::Code(rule) => Arc::clone(rule),
+        // A subtraction set is the code with digit 3 at each element.
+        TakeLimit::Set(set) => match TakeAndBreak::subtraction_code(set.set().elements()) {
+            Some(code) => TakeAndBreak::shared(&code)?,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    Ok(misere::shared(&rule, compute)?.map(|q| (q, rule)))
 }
 
 /// How many recent solvers `shared` keeps (each may hold a table of up to

@@ -140,3 +140,24 @@ def test_games_and_players_use_the_quotient_past_the_search():
     # A perfect player wins misère Kayles from an N-position, every game.
     wins = nk.simulate(start, rules, nk.PerfectPlayer(), nk.RandomPlayer(), n_games=50).wins
     assert wins == (50, 0)
+
+
+@pytest.mark.parametrize("take", [{1, 3, 4}, {2, 3}, {1, 4}, {2, 5, 6}, {1, 2, 5}])
+def test_subtraction_sets_are_codes(take):
+    game = nk.SubtractionGame(take)
+    q = game.misere_quotient()
+    assert q.order % 2 == 0
+    rules = nk.Rules(take=take, misere=True)
+    # The exact box search (no quotient in it) over every position of three heaps.
+    box = nk.solve([12, 12, 12], rules, remoteness=False)
+    for heaps in itertools.product(range(13), repeat=3):
+        assert q.outcome(heaps) == box.outcome_of(heaps), (take, heaps)
+    if q.is_stable:
+        # Heaps of any size: the same answer as Position.outcome, which uses it too.
+        big = [10**12 + 3, 10**9, 5]
+        assert nk.Position(big).outcome(rules) == q.outcome(big)
+
+
+def test_subtraction_sets_past_a_code_are_refused():
+    with pytest.raises(ValueError, match="over 256"):
+        nk.SubtractionGame({1, 300}).misere_quotient()

@@ -130,7 +130,9 @@ def test_one_set_per_heap_equals_search(takes, misere):
 
 
 def test_misere_search_names_the_box_over_the_limit():
-    rules = nk.Rules(misere=True, take={2, 3})
+    # A set with an element over 256 has no take-and-break code, so no misère
+    # quotient to fall back on: only the search.
+    rules = nk.Rules(misere=True, take={2, 300})
     message = "needs the 1003003001 positions of the box \\[1000, 1000, 1000\\]"
     with pytest.raises(ValueError, match=message):
         nk.Position([1000, 1000, 1000]).outcome(rules)
@@ -140,12 +142,16 @@ def test_misere_search_names_the_box_over_the_limit():
         nk.batch.is_p_position([[30, 30, 30]], rules, max_positions=1000)
     with pytest.raises(ValueError, match="max_positions"):
         nk.Game([20, 20, 20], rules, max_positions=1000)
+    # Sets with a code fall back on the misère quotient where the search is too large.
+    quotient = nk.SubtractionGame({2, 3}).misere_quotient()
+    small = nk.Rules(misere=True, take={2, 3})
+    assert nk.Position([1000, 1000, 1000]).outcome(small) == quotient.outcome([1000] * 3)
     # Normal play needs no search, whatever the heaps.
     normal = nk.Rules(take={2, 3})
     huge = [2**64 - 1, 2**64 - 2, 2**63]
     expected = nk.SubtractionGame({2, 3}).is_p_position(huge)
     assert (nk.Position(huge).outcome(normal) is nk.Outcome.P) == expected
-    assert nk.Position([1000, 1000, 1000]).grundy(rules) == (0, 0, 0)
+    assert nk.Position([1000, 1000, 1000]).grundy(small) == (0, 0, 0)
 
 
 def test_games_end_when_no_heap_can_be_moved():

@@ -243,6 +243,21 @@ impl TakeAndBreak {
         Ok(rule)
     }
 
+    /// The code of a subtraction game: take any element of `set` from a heap
+    /// (digit 3 at each element: leave nothing or one heap). `None` when an element
+    /// is past `MAX_DIGITS`.
+    pub fn subtraction_code(set: &[u64]) -> Option<String> {
+        let top = usize::try_from(*set.iter().max()?).ok()?;
+        if top > MAX_DIGITS {
+            return None;
+        }
+        let mut digits = vec![b'0'; top];
+        for &t in set {
+            digits[t as usize - 1] = b'3';
+        }
+        Some(format!("0.{}", String::from_utf8(digits).ok()?))
+    }
+
     /// The code in canonical form (`4!.0`, `0.77`): parsing it gives equal rules.
     pub fn code(&self) -> String {
         let mut text = format!("{:x}", self.digits[0]);

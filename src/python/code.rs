@@ -9,7 +9,7 @@ use super::convert;
 use super::quotient::PyMisereQuotient;
 use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
-use crate::misere::{genus, QuotientSolver};
+use crate::misere::genus;
 use crate::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::PyTuple;
 
@@ -283,28 +283,7 @@ impl PyTakeAndBreak {
         max_heap: usize,
         progress: bool,
     ) -> PyResult<PyMisereQuotient> {
-        let mut solver = QuotientSolver::new(self.rule());
-        let bar = if progress {
-            let counter = py.import("nimkit._progress")?.getattr("counter")?;
-            Some(counter.call1((max_heap, "heaps"))?.unbind())
-        } else {
-            None
-        };
-        let done = py.detach(|| {
-            solver.compute(max_heap, &mut |heap| {
-                if let Some(bar) = &bar {
-                    Python::attach(|py| {
-                        // A display error must not stop the computation.
-                        let _ = bar.bind(py).call1((heap,));
-                    })
-                }
-            })
-        });
-        if let Some(bar) = bar {
-            bar.bind(py).call_method0("close")?;
-        }
-        done?;
-        Ok(PyMisereQuotient::new(self.0.code(), solver.quotient()))
+        PyMisereQuotient::compute(py, self.rule(), max_heap, progress)
     }
 
     /// The misère Grundy values (CGSuite's ``MisereNimValue``) of heaps ``0 .. count

@@ -4,7 +4,10 @@ use pyo3::prelude::*;
 
 use super::convert;
 use super::position::py_outcome;
-use crate::misere::MisereQuotient;
+use std::sync::Arc;
+
+use crate::code::TakeAndBreak;
+use crate::misere::{MisereQuotient, QuotientSolver};
 use crate::theory::Outcome;
 
 /// The misère quotient of a take-and-break game's heaps up to ``max_heap``
@@ -26,8 +29,40 @@ pub struct PyMisereQuotient {
 }
 
 impl PyMisereQuotient {
-    pub fn new(code: String, quotient: MisereQuotient) -> Self {
-        PyMisereQuotient { code, quotient }
+    /// The quotient of `rule`'s heaps up to `max_heap`, without the GIL, with a tqdm
+    /// bar when asked.
+    pub fn compute(
+        py: Python<'_>,
+        rule: Arc<TakeAndBreak>,
+        max_heap: usize,
+        progress: bool,
+    ) -> PyResult<Self> {
+        let code = rule.code();
+        let mut solver = QuotientSolver::new(rule);
+        let bar = if progress {
+            let counter = py.import("nimkit._progress")?.getattr("counter")?;
+            Some(counter.call1((max_heap, "heaps"))?.unbind())
+        } else {
+            None
+        };
+        let done = py.detach(|| {
+            solver.compute(max_heap, &mut |heap| {
+                if let Some(bar) = &bar {
+                    Python::attach(|py| {
+                        // A display error must not stop the computation.
+                        let _ = bar.bind(py).call1((heap,));
+                    })
+                }
+            })
+        });
+        if let Some(bar) = bar {
+            bar.bind(py).call_method0("close")?;
+        }
+        done?;
+        Ok(PyMisereQuotient {
+            code,
+            quotient: solver.quotient(),
+        })
     }
 }
 

@@ -1,12 +1,14 @@
 //! `nimkit.SubtractionGame`: Grundy sequences of subtraction games.
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use std::sync::Arc;
 
 use super::convert;
+use super::quotient::PyMisereQuotient;
+use crate::code::{TakeAndBreak, MAX_DIGITS};
 use crate::subtraction::{GrundySequence, SubtractionSet};
 
 /// A subtraction game: a move takes `s` objects from one heap, `s` in a finite set.
@@ -54,6 +56,30 @@ impl PySubtractionGame {
     #[getter]
     fn take<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.0.set().elements())
+    }
+
+    /// The misère quotient of the game's heaps up to ``max_heap``: the same as
+    /// ``TakeAndBreak(code).misere_quotient`` for the game's code (digit 3 at each
+    /// element of the set; elements up to 256).
+    ///
+    /// >>> SubtractionGame({1, 3, 4}).misere_quotient().code
+    /// '0.3033'
+    #[pyo3(signature = (max_heap = 300, progress = false))]
+    fn misere_quotient(
+        &self,
+        py: Python<'_>,
+        max_heap: usize,
+        progress: bool,
+    ) -> PyResult<PyMisereQuotient> {
+        let set = self.0.set().elements();
+        let code = TakeAndBreak::subtraction_code(set).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "the subtraction set's largest element, {}, is over {MAX_DIGITS}: no \
+                 take-and-break code holds it",
+                self.0.set().max()
+            ))
+        })?;
+        PyMisereQuotient::compute(py, TakeAndBreak::shared(&code)?, max_heap, progress)
     }
 
     /// (preperiod, period): g(n + period) == g(n) for every n >= preperiod.
