@@ -236,3 +236,64 @@ fn winning_moves_equal_the_search() {
         }
     }
 }
+
+/// Heaps up to 2**n - 1 of a code taking 1..2**n - 1 are nim heaps: the quotient is
+/// misère Nim's, tame: order 2 for n = 1 (`T_1`), 2**n + 2 for n >= 2 (`T_2` has six
+/// elements; Plambeck and Siegel 2008, the tame quotients), with two P-elements for
+/// n >= 2 (an odd number of heaps of 1; nim-sum 0 with a heap of 2 or more), one for
+/// n = 1. Its outcomes are Bouton's misère rule (the closed form in `theory`).
+#[test]
+fn nim_heaps_give_the_tame_quotients() {
+    for (n, order) in [(1u32, 2usize), (2, 6), (3, 10), (4, 18)] {
+        let top = (1u64 << n) - 1;
+        let code = format!("0.{}", "3".repeat(top as usize));
+        let q = quotient(&code, top as usize).unwrap();
+        assert_eq!(
+            (q.order(), q.p_portion().len()),
+            (order, if n == 1 { 1 } else { 2 })
+        );
+        let rules = Rules::new(true, TakeLimit::None).unwrap();
+        for w in multisets(3, top) {
+            let bouton = nimkit::theory::outcome(&w, &rules).unwrap() == Outcome::P;
+            assert_eq!(q.is_p(&w).unwrap(), bouton, "{code} {w:?}");
+        }
+    }
+}
+
+/// The presentation rewrites any word to the normal form of its element: its
+/// relations hold in the quotient and suffice.
+#[test]
+fn presentations_rewrite_every_word_to_its_normal_form() {
+    use nimkit::misere::presentation::Presentation;
+    for code in ["0.77", "0.75", "0.123", "0.71"] {
+        let q = quotient(code, 300).unwrap();
+        let p = Presentation::of(&q);
+        let element = |w: &[u32]| {
+            w.iter().zip(&p.generators).fold(0, |x, (&e, &(_, g))| {
+                (0..e).fold(x, |x, _| q.monoid.product(x, g))
+            })
+        };
+        let mut seen: Vec<&Vec<u32>> = p.normal.iter().collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), q.order(), "{code}: one normal form per element");
+        for (lhs, rhs) in &p.relations {
+            assert_eq!(element(lhs), element(rhs), "{code}");
+        }
+        let k = p.generators.len();
+        for w in words(k, 3) {
+            let mut r = w.clone();
+            while let Some((lhs, rhs)) = p
+                .relations
+                .iter()
+                .find(|(l, _)| l.iter().zip(&r).all(|(a, b)| a <= b))
+            {
+                for i in 0..k {
+                    r[i] = r[i] - lhs[i] + rhs[i];
+                }
+            }
+            assert_eq!(r, p.normal[element(&w) as usize], "{code} {w:?}");
+        }
+        eprintln!("{code}: {} generators, {} relations", k, p.relations.len());
+    }
+}

@@ -161,3 +161,21 @@ def test_subtraction_sets_are_codes(take):
 def test_subtraction_sets_past_a_code_are_refused():
     with pytest.raises(ValueError, match="over 256"):
         nk.SubtractionGame({1, 300}).misere_quotient()
+
+
+def test_0_75_is_the_quotient_r8():
+    """0.75's quotient is R_8 = <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>, of
+    order 8, P-portion {a, b^2}, a, b, c the heaps 1, 2 and 5 (Plambeck, "Taming the
+    wild in impartial combinatorial games", 2005; Plambeck and Siegel 2008)."""
+    q = nk.TakeAndBreak("0.75").misere_quotient()
+    t = q.table
+    a, b, c = (q.heap_element(n) for n in (1, 2, 5))
+    assert t[a, a] == 0
+    assert t[t[b, b], b] == b
+    assert t[b, c] == t[a, b]
+    assert t[c, c] == t[b, b]
+    assert q.order == 8
+    assert set(q.p_portion) == {a, t[b, b]}
+    assert [h for _, h in q.generators] == [1, 2, 5]
+    # The presentation's words: the P-portion as the paper writes it.
+    assert {q.word(x) for x in q.p_portion} == {"a", "c^2"}  # c^2 = b^2

@@ -7,20 +7,27 @@ from typing import Any, NamedTuple
 
 
 def html(q: Any) -> str:
-    """An HTML summary: order, P-portion, stability, and the multiplication table
-    (P-elements marked) when it is small enough to read."""
+    """An HTML summary: order, stability, the presentation (generators with their
+    heaps, relations), the P-portion as words, and the multiplication table when it
+    is small enough to read. Colours follow the page (light or dark)."""
+    esc = _html.escape
     stable = f"stable, period {q.period}" if q.is_stable else "not proven stable"
+    gens = ", ".join(f"{esc(name)} (heap {heap})" for name, heap in q.generators)
+    p_words = ", ".join(esc(q.word(x)) for x in q.p_portion)
     rows = [
-        f"<b>Misère quotient of {_html.escape(q.code)}</b>: order {q.order}, "
-        f"P-portion {q.p_portion}, heaps 0..{q.max_heap} ({stable}); "
-        f"grew at heaps {q.changes}"
+        f"<b>Misère quotient of {esc(q.code)}</b>: order {q.order}, "
+        f"heaps 0..{q.max_heap} ({stable})",
+        f"<br>generators: {gens or 'none'}",
+        f"<br>relations: {esc('; '.join(q.relations)) or 'none'}",
+        f"<br>P-portion: {{{p_words}}}",
     ]
     if q.order <= 64:
         table = q.table
         p = set(q.p_portion)
 
         def cell(x: int) -> str:
-            return f"<b>{x}</b>" if x in p else str(x)
+            word = esc(q.word(x))
+            return f"<b>{word}</b>" if x in p else word
 
         head = "".join(f"<th>{cell(b)}</th>" for b in range(q.order))
         body = "".join(
@@ -30,7 +37,7 @@ def html(q: Any) -> str:
             for a in range(q.order)
         )
         rows.append(
-            "<table><caption>a·b (P-elements in bold)</caption>"
+            "<table><caption>products (P-elements in bold)</caption>"
             f"<tr><th>·</th>{head}</tr>{body}</table>"
         )
     return "<div>" + "".join(rows) + "</div>"

@@ -2,6 +2,7 @@
 mod bits;
 pub mod genus;
 pub mod monoid;
+pub mod presentation;
 pub mod quotient;
 pub mod solver;
 mod walk;

@@ -1,5 +1,6 @@
 //! `nimkit.MisereQuotient`: a take-and-break game's misère quotient.
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::convert;
@@ -7,6 +8,7 @@ use super::position::py_outcome;
 use std::sync::Arc;
 
 use crate::code::TakeAndBreak;
+use crate::misere::presentation::Presentation;
 use crate::misere::{MisereQuotient, QuotientSolver};
 use crate::theory::Outcome;
 
@@ -148,6 +150,55 @@ impl PyMisereQuotient {
         let heaps = convert::heaps(heaps)?;
         let lost = py.detach(|| self.quotient.is_p(&heaps))?;
         py_outcome(py, if lost { Outcome::P } else { Outcome::N })
+    }
+
+    /// The generators: ``(name, heap)`` pairs, ``"a"`` the element of the first heap
+    /// that the smaller heaps do not generate, then ``"b"``, ...
+    ///
+    /// >>> TakeAndBreak("0.75").misere_quotient().generators
+    /// [('a', 1), ('b', 2), ('c', 5)]
+    #[getter]
+    fn generators(&self) -> Vec<(String, usize)> {
+        let p = Presentation::of(&self.quotient);
+        let mut unit = vec![0; p.generators.len()];
+        p.generators
+            .iter()
+            .enumerate()
+            .map(|(i, &(heap, _))| {
+                unit[i] = 1;
+                let name = p.text(&unit);
+                unit[i] = 0;
+                (name, heap)
+            })
+            .collect()
+    }
+
+    /// Relations ``"word = normal form"`` that, with the generators, present the
+    /// quotient: they rewrite any word to the normal form of its element (its least
+    /// word, fewest letters first).
+    ///
+    /// >>> "a^2 = 1" in TakeAndBreak("0.75").misere_quotient().relations
+    /// True
+    #[getter]
+    fn relations(&self) -> Vec<String> {
+        let p = Presentation::of(&self.quotient);
+        p.relations
+            .iter()
+            .map(|(lhs, rhs)| format!("{} = {}", p.text(lhs), p.text(rhs)))
+            .collect()
+    }
+
+    /// The normal form of element ``x`` as a word in the generators (``"1"``: the
+    /// identity).
+    fn word(&self, x: usize) -> PyResult<String> {
+        let p = Presentation::of(&self.quotient);
+        let normal = p.normal.get(x).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "x is {x}, but the elements are 0 .. {}",
+                self.quotient.order() - 1
+            ))
+        })?;
+        Ok(p.text(normal))
     }
 
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
