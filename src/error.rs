@@ -185,6 +185,32 @@ pub enum Error {
     )]
     BeyondQuotient { heap: u64, max_heap: usize },
 
+    #[error(
+        "the remoteness of {heaps:?} needs every position it can reach, {positions} here, \
+         more than max_positions = {limit} (raise max_positions to allow it)"
+    )]
+    RemotenessTooLarge {
+        heaps: Vec<u64>,
+        positions: u128,
+        limit: u64,
+    },
+
+    #[error(
+        "searching every position below {heaps:?} weighs {moves} moves (about n**2 / 2 \
+         for one heap of n with no take limit), more than the {limit} allowed"
+    )]
+    BoxTooManyMoves {
+        heaps: Vec<u64>,
+        moves: u128,
+        limit: u128,
+    },
+
+    #[error(
+        "the remoteness of {0:?} is not known: misère play of this position is answered \
+         by the misère quotient, which knows outcomes, not game lengths"
+    )]
+    RemotenessFromQuotient(Vec<u64>),
+
     #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
     QuotientCheckTooLarge { heap: usize, limit: usize },
 }

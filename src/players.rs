@@ -197,7 +197,7 @@ pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
 /// or from a lost position the move to the position of greatest remoteness.
 /// `None` without the table or without a move.
 pub fn fastest_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
-    solver.remoteness(heaps)?;
+    solver.remoteness(heaps).ok()?;
     let winning = solver.outcome(heaps) == Outcome::N;
     let position = Position::new(heaps.to_vec());
     let moves = position.moves(solver.rules()).ok()?;

@@ -21,9 +21,19 @@ pub struct BoxSolution {
 }
 
 impl BoxSolution {
-    /// Label every position of the box; refuse boxes of more than `max_positions`.
+    /// Label every position of the box; refuse boxes of more than `max_positions`,
+    /// or whose moves (which the labelling and the remoteness weigh) are more than
+    /// `MAX_BOX_MOVES`.
     pub fn solve(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         let (size, strides) = layout(bounds, rules, max_positions)?;
+        let moves = box_moves(bounds, rules);
+        if moves > MAX_BOX_MOVES {
+            return Err(Error::BoxTooManyMoves {
+                heaps: bounds.to_vec(),
+                moves,
+                limit: MAX_BOX_MOVES,
+            });
+        }
         let mut is_p = alloc::filled(size, false)?;
         let mut heaps = vec![0u64; bounds.len()];
         let mut poll = Poll::default();
@@ -307,6 +317,34 @@ pub fn checked_box_size(bounds: &[u64], rules: &Rules, max_positions: u64) -> Re
         });
     }
     Ok(size as usize)
+}
+
+/// The most moves a box search may weigh: seconds of work (one heap of about 65,000
+/// with no take limit, whose cost is quadratic in the heap).
+pub const MAX_BOX_MOVES: u128 = 1 << 31;
+
+/// How many moves a walk over every position of the box weighs: for each heap, the
+/// positions of the other heaps times every (size, take) pair of this one, `sum over
+/// legal takes t <= b of (b - t + 1)` (saturating).
+pub fn box_moves(bounds: &[u64], rules: &Rules) -> u128 {
+    let size = box_size(bounds);
+    let pairs = |b: u64, t: u64| u128::from(b.saturating_sub(t) + 1) * u128::from(t <= b);
+    bounds
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            let b128 = u128::from(b);
+            // Takes 1..=m: m (b + 1) - m (m + 1) / 2 pairs.
+            let up_to = |m: u128| m.saturating_mul(b128 + 1) - m.saturating_mul(m + 1) / 2;
+            let per_heap = match rules.take_for(i) {
+                Take::Any => up_to(b128),
+                Take::UpTo(k) => up_to(u128::from(k.min(b))),
+                Take::Set(set) => set.set().elements().iter().map(|&t| pairs(b, t)).sum(),
+                Take::Code(code) => (1..=code.max_take()).map(|t| pairs(b, t)).sum(),
+            };
+            (size / (b128 + 1)).saturating_mul(per_heap)
+        })
+        .fold(0u128, u128::saturating_add)
 }
 
 /// The number of positions in the box (saturating: past u128 it is too large anyway).

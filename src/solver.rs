@@ -2,7 +2,7 @@
 //! forms where they hold, else a table from exact search: over the box below the start
 //! (every position a game from the start can reach lies in that box), or, when moves
 //! split heaps, over every multiset of heaps reachable from the start.
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
@@ -30,8 +30,9 @@ pub struct Solver {
     max_positions: u64,
     /// The searched positions, when the closed forms do not decide outcomes.
     table: Option<Table>,
-    /// Remoteness of the positions, found on first demand (`None`: over `max_positions`).
-    remoteness: Arc<OnceLock<Option<Remoteness>>>,
+    /// Remoteness of the positions, found on first demand, or why it cannot be (an
+    /// interrupted computation leaves it to the next demand).
+    remoteness: Arc<Mutex<Option<Result<Arc<Remoteness>>>>>,
 }
 
 /// An exact search's labels.
@@ -44,35 +45,37 @@ enum Table {
 }
 
 impl Table {
+    /// The table for `start`: the search, or the misère quotient for large misère
+    /// positions (`QUOTIENT_FIRST`) and where the search is too large.
     fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         if start.iter().sum::<u64>() > QUOTIENT_FIRST {
             if let Some(table) = Table::by_quotient(start, rules)? {
                 return Ok(table);
             }
         }
-        let searched = if rules.splits() {
-            MultisetSolution::solve(start, rules, max_positions)
-                .map(|solution| Table::Multiset(Arc::new(solution)))
-        } else {
-            BoxSolution::solve(start, rules, max_positions)
-                .map(|solution| Table::Box(Arc::new(solution)))
-        };
-        match searched {
-            Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::BoxTooLarge { .. })) => {
-                match Table::by_quotient(start, rules)? {
-                    Some(table) => Ok(table),
-                    None => Err(match err {
-                        Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
-                            bounds: start.to_vec(),
-                            positions,
-                            limit,
-                        },
-                        other => other,
-                    }),
-                }
+        match Table::search(start, rules, max_positions) {
+            Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::SearchTooLarge { .. })) => {
+                Table::by_quotient(start, rules)?.ok_or(err)
             }
             other => other,
         }
+    }
+
+    /// The exact search below `start`.
+    fn search(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
+        if rules.splits() {
+            return MultisetSolution::solve(start, rules, max_positions)
+                .map(|solution| Table::Multiset(Arc::new(solution)));
+        }
+        let solution = BoxSolution::solve(start, rules, max_positions).map_err(|e| match e {
+            Error::BoxTooLarge { positions, limit } => Error::SearchTooLarge {
+                bounds: start.to_vec(),
+                positions,
+                limit,
+            },
+            other => other,
+        })?;
+        Ok(Table::Box(Arc::new(solution)))
     }
 
     /// The code's misère quotient, when the rules are misère play of one code and
@@ -150,6 +153,20 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
             by_quotient(heaps, rules, true)?.ok_or(err)
         }
         Err(err) => Err(err),
+    }
+}
+
+/// The remoteness of one position: from a recent solver that covers it, or, when
+/// that solver's box is too large for a remoteness table, from a solver of its own.
+pub fn remoteness(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<u32> {
+    let solver = shared(heaps, rules, max_positions)?;
+    match solver.remoteness(heaps) {
+        Err(Error::RemotenessTooLarge { .. } | Error::BoxTooManyMoves { .. })
+            if solver.start != heaps =>
+        {
+            Solver::new(heaps, rules, max_positions)?.remoteness(heaps)
+        }
+        other => other,
     }
 }
 
@@ -320,22 +337,44 @@ impl Solver {
     }
 
     /// The remoteness of `heaps` (moves to the end when the winner hurries and the
-    /// loser delays), or `None` when the positions below the start are more than
-    /// `max_positions`. The table is built on first use and shared by clones.
-    pub fn remoteness(&self, heaps: &[u64]) -> Option<u32> {
-        let table = self.remoteness.get_or_init(|| {
-            if !self.rules.splits() && box_size(&self.start) > u128::from(self.max_positions) {
-                return None;
+    /// loser delays). The table is built on first use and shared by clones; refused
+    /// when the positions below the start are more than `max_positions` or the moves
+    /// they hold more than `search::MAX_BOX_MOVES`, and for a quotient's positions.
+    pub fn remoteness(&self, heaps: &[u64]) -> Result<u32> {
+        let mut slot = self
+            .remoteness
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            match self.remoteness_table() {
+                Err(err @ (Error::Interrupted | Error::OutOfMemory { .. })) => return Err(err),
+                found => *slot = Some(found.map(Arc::new)),
             }
-            let table = match &self.table {
-                Some(table) => table.clone(),
-                None => Table::solve(&self.start, &self.rules, self.max_positions).ok()?,
-            };
-            let values = table.remoteness().ok()?;
-            Some(Remoteness { table, values })
-        });
-        table
-            .as_ref()
-            .map(|t| t.table.remoteness_of(&t.values, heaps))
+        }
+        match slot.as_ref().expect("filled above") {
+            Ok(table) => Ok(table.table.remoteness_of(&table.values, heaps)),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
+    fn remoteness_table(&self) -> Result<Remoteness> {
+        let start = &self.start;
+        if !self.rules.splits() {
+            let positions = box_size(start);
+            if positions > u128::from(self.max_positions) {
+                return Err(Error::RemotenessTooLarge {
+                    heaps: start.clone(),
+                    positions,
+                    limit: self.max_positions,
+                });
+            }
+        }
+        let table = match &self.table {
+            Some(Table::Quotient(..)) => return Err(Error::RemotenessFromQuotient(start.clone())),
+            Some(table) => table.clone(),
+            None => Table::search(start, &self.rules, self.max_positions)?,
+        };
+        let values = table.remoteness()?;
+        Ok(Remoteness { table, values })
     }
 }

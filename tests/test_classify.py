@@ -57,6 +57,34 @@ def test_a_failed_run_leaves_no_output(positions, tmp_path):
     assert not list(tmp_path.glob("*.partial"))
 
 
+def test_text_output_is_written_in_chunks_and_renamed_when_complete(
+    positions, tmp_path, monkeypatch
+):
+    path, heaps = positions
+    target = tmp_path / "out.txt"
+    classify_file(path, target, nk.Rules(), "nim-sum", chunk=64)
+    expected = np.bitwise_xor.reduce(heaps, axis=1)
+    np.testing.assert_array_equal(np.loadtxt(target, dtype=np.uint64), expected)
+    # A run stopped after some chunks (Ctrl-C here) leaves the old output as it was.
+    from nimkit import _classify
+
+    calls = []
+    real = _classify.classify_chunk
+
+    def stop_at_the_third(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        real(*args)
+
+    monkeypatch.setattr(_classify, "classify_chunk", stop_at_the_third)
+    before = target.read_text()
+    with pytest.raises(KeyboardInterrupt):
+        classify_file(path, target, nk.Rules(), "p", chunk=64)
+    assert target.read_text() == before
+    assert not list(tmp_path.glob("*.partial"))
+
+
 def test_text_input_with_ragged_rows_and_text_output(tmp_path):
     source = tmp_path / "positions.csv"
     source.write_text("1 3 5 7\n3,4,5\n\n# a comment\n2 2  # trailing comment\n")

@@ -11,8 +11,8 @@ import time
 import pytest
 
 LONG = [
-    # The box search with remoteness: about 2 * 10**8 positions.
-    "nk.solve([600, 600, 600], max_positions=10**9)",
+    # The box search with remoteness: about 2 * 10**9 moves, just under the limit.
+    "nk.solve([190, 190, 190])",
     # The outcome-only box search: 10**9 positions.
     "nk.solve([1000, 1000, 1000], max_positions=2 * 10**9, remoteness=False)",
     # Misère play of a code: the search over multisets of heaps (larger positions are
@@ -20,6 +20,8 @@ LONG = [
     "nk.Position([20, 20, 20]).outcome(nk.Rules(code='0.77', misere=True), max_positions=10**9)",
     # Misère values of single heaps: the same search, then the genus of each position.
     "nk.TakeAndBreak('0.77').misere_grundy_sequence(100, max_positions=10**9)",
+    # Remoteness: about 2 * 10**9 moves weighed, just under the limit.
+    "nk.Position([65_000]).remoteness()",
     # Self-play on all cores: many games, and one game of about 2**40 moves.
     "nk.simulate([10**6] * 4, None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=10**8)",
     "nk.simulate([2**40], nk.Rules(max_take=1), nk.RandomPlayer(1), nk.RandomPlayer(2), 1)",

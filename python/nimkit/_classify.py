@@ -107,27 +107,41 @@ def classify_chunk(
 
 
 @contextmanager
-def npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[NpyRows]:
-    """An output .npy written under a temporary name and renamed only once complete,
-    so an interrupted run never leaves a file that looks finished."""
+def _renamed_when_complete(path: Path) -> Iterator[Path]:
+    """A temporary name next to ``path``, renamed to it only once the body completes,
+    so an interrupted run never leaves a file that looks finished (and the old one
+    stays until then)."""
     partial = path.with_name(path.name + ".partial")
-    del_header = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
-    del del_header
     try:
-        yield NpyRows(partial, "r+")
+        yield partial
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
 
 
+@contextmanager
+def npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[NpyRows]:
+    """An output .npy of ``count`` results, written under a temporary name."""
+    with _renamed_when_complete(path) as partial:
+        del_header = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
+        del del_header
+        yield NpyRows(partial, "r+")
+
+
+@contextmanager
+def text_output(path: Path) -> Iterator[TextIO]:
+    """An output text file, written under a temporary name."""
+    with _renamed_when_complete(path) as partial, partial.open("w") as stream:
+        yield stream
+
+
 def _write_text(results: np.ndarray[Any, Any], stream: TextIO) -> None:
     if results.dtype.names:
-        for heap, take in zip(results["heap"], results["take"], strict=True):
-            stream.write(f"{heap} {take}\n")
+        rows = np.column_stack([results["heap"], results["take"]])
+        np.savetxt(stream, rows, fmt="%d")
     else:
-        for value in results:
-            stream.write(f"{int(value)}\n")
+        np.savetxt(stream, results, fmt="%d")
 
 
 def _progress(total: int, enabled: bool | None) -> Any:
@@ -155,30 +169,34 @@ def classify_file(
     progress: bool | None = None,
 ) -> int:
     """Classify every position of ``source`` into ``target`` (``.npy``: binary; other
-    names: text, one result per line; None: text on stdout). Returns the count."""
+    names: text, one result per line; None: text on stdout), ``chunk`` positions at a
+    time; a file is written under a temporary name and renamed once complete.
+    Returns the count."""
     heaps = load_positions(source)
     count, dtype = len(heaps), RESULT_DTYPES[what]
     bar = _progress(count, progress if progress is not None else (None if count > chunk else False))
+
+    def chunks() -> Iterator[tuple[int, np.ndarray[Any, Any]]]:
+        for start in range(0, count, chunk):
+            stop = min(start + chunk, count)
+            results = np.empty(stop - start, dtype=dtype)
+            classify_chunk(heaps[start:stop], rules, what, results)
+            yield start, results
+            if bar is not None:
+                bar.update(stop - start)
+
     try:
         if target is not None and target.suffix == ".npy":
             with npy_output(target, dtype, count) as out:
-                for start in range(0, count, chunk):
-                    stop = min(start + chunk, count)
-                    results = np.empty(stop - start, dtype=dtype)
-                    classify_chunk(heaps[start:stop], rules, what, results)
-                    out[start:stop] = results
-                    if bar is not None:
-                        bar.update(stop - start)
-            return count
-        results = np.empty(count, dtype=dtype)
-        classify_chunk(heaps[:], rules, what, results)
-        if bar is not None:
-            bar.update(count)
-        if target is None:
-            _write_text(results, sys.stdout)
+                for start, results in chunks():
+                    out[start : start + len(results)] = results
+        elif target is None:
+            for _, results in chunks():
+                _write_text(results, sys.stdout)
         else:
-            with target.open("w") as stream:
-                _write_text(results, stream)
+            with text_output(target) as stream:
+                for _, results in chunks():
+                    _write_text(results, stream)
         return count
     finally:
         if bar is not None:

@@ -146,7 +146,8 @@ impl PyPosition {
     /// How many moves the game lasts from here when the winner hurries and the loser
     /// delays, by exhaustive search of every position this one can reach (the box
     /// below it, or the multisets of heaps that splits lead to); ValueError when they
-    /// are more than ``max_positions``.
+    /// are more than ``max_positions``, or their moves more than 2**31 (about
+    /// n**2 / 2 for one heap of n without a take limit: seconds of work).
     #[pyo3(signature = (rules = None, max_positions = DEFAULT_MAX_POSITIONS))]
     fn remoteness(
         &self,
@@ -155,14 +156,8 @@ impl PyPosition {
         max_positions: u64,
     ) -> PyResult<u32> {
         let heaps = self.heaps();
-        let found = with_rules(rules, |r| {
-            py.detach(|| solver::shared(heaps, r, max_positions).map(|s| s.remoteness(heaps)))
-        })?;
-        found.ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "the remoteness of {heaps:?} needs every position it can reach, more than \
-                 max_positions = {max_positions} (raise max_positions to allow it)"
-            ))
+        with_rules(rules, |r| {
+            py.detach(|| solver::remoteness(heaps, r, max_positions))
         })
     }
 
