@@ -16,7 +16,13 @@ pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn too_large<T>(len: usize) -> Error {
+/// Room for one more element of a vector that grows as a search goes (amortised:
+/// the capacity doubles when it runs out).
+pub fn grow<T>(v: &mut Vec<T>) -> Result<()> {
+    v.try_reserve(1).map_err(|_| too_large::<T>(v.len() + 1))
+}
+
+pub fn too_large<T>(len: usize) -> Error {
     Error::OutOfMemory {
         bytes: (len as u128).saturating_mul(std::mem::size_of::<T>() as u128),
     }

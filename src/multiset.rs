@@ -74,7 +74,7 @@ impl MultisetSolution {
             if solution.keys.len() as u64 >= max_positions {
                 return Err(too_large());
             }
-            let root = solution.insert(key, &mut resolved);
+            let root = solution.insert(key, &mut resolved)?;
             solution
                 .label_from(root, &mut resolved, max_positions)
                 .map_err(|e| e.unwrap_or_else(too_large))?;
@@ -122,7 +122,8 @@ impl MultisetSolution {
                     if self.keys.len() as u64 >= max_positions {
                         return Err(None);
                     }
-                    let id = self.insert(child, resolved);
+                    let id = self.insert(child, resolved).map_err(Some)?;
+                    alloc::grow(&mut stack).map_err(Some)?;
                     stack.push(Frame::new(id));
                 }
             }
@@ -130,14 +131,22 @@ impl MultisetSolution {
         Ok(())
     }
 
-    fn insert(&mut self, key: Vec<u64>, resolved: &mut Vec<bool>) -> u32 {
+    /// Add a position. Every table grows fallibly: the search's size follows the input.
+    fn insert(&mut self, key: Vec<u64>, resolved: &mut Vec<bool>) -> Result<u32> {
         let id = self.keys.len() as u32;
+        self.index
+            .try_reserve(1)
+            .map_err(|_| alloc::too_large::<(Arc<[u64]>, u32)>(self.keys.len() + 1))?;
+        alloc::grow(&mut self.keys)?;
+        alloc::grow(&mut self.is_p)?;
+        alloc::grow(&mut self.order)?;
+        alloc::grow(resolved)?;
         let key: Arc<[u64]> = key.into();
         self.index.insert(Arc::clone(&key), id);
         self.keys.push(key);
         self.is_p.push(false);
         resolved.push(false);
-        id
+        Ok(id)
     }
 
     /// How many positions were labelled.

@@ -134,7 +134,7 @@ def test_analysis_object():
     assert analysis.outcome is nk.Outcome.N
     assert analysis.outcome.player_to_move_wins
     assert analysis.to_dict()["winning_moves"] == [
-        {"heap": 0, "take": 2, "into": None, "leaves": [1, 4, 5]}
+        {"heap": 0, "take": 2, "into": None, "becomes": [1]}
     ]
     text = str(analysis)
     assert "take 2 from heap 0  (3 -> 1), leaving 1 4 5" in text

@@ -55,13 +55,16 @@ def random_heaps(dtype, shape, seed=0) -> np.ndarray:
 
 
 def layouts(dtype):
-    """The same kind of data as C, Fortran, strided, reversed, 3-D and 1-D arrays."""
+    """The same kind of data as C, Fortran, strided, reversed, broadcast, 3-D and 1-D arrays."""
     base = random_heaps(dtype, (60, 3))
     yield "C", base
     yield "Fortran", np.asfortranarray(base)
     yield "strided", random_heaps(dtype, (120, 7), seed=1)[::2, 1::2]
     yield "reversed", base[::-1, ::-1]
     yield "3-D", random_heaps(dtype, (4, 5, 3), seed=2)
+    # Strides of 0: every row is the same memory.
+    yield "broadcast rows", np.broadcast_to(base[5], (6, 3))
+    yield "broadcast heaps", np.broadcast_to(base[:, :1], (60, 3))
     yield "one position", base[7]
 
 
@@ -233,6 +236,9 @@ def test_tables_with_one_bound_for_all_heaps():
     assert nk.count_p_positions([], nk.Rules()) == 1
     assert nk.count_p_positions([], nk.Rules(misere=True)) == 0
     assert nk.p_positions([], nk.Rules()).shape == (1, 0)
+    # Bounds as a numpy array, and a numpy integer as the single bound.
+    np.testing.assert_array_equal(nk.p_positions(np.array([3, 3])), nk.p_positions([3, 3]))
+    assert nk.count_p_positions(np.uint64(3), n_heaps=3) == 16
 
 
 def test_counts_of_huge_boxes_are_exact_and_instant():

@@ -102,7 +102,8 @@ def test_text_input_with_ragged_rows_and_text_output(tmp_path):
     ("content", "message"),
     [
         ("1 2\n1 x\n", "line 2: not whole numbers: '1 x'"),
-        ("1 -2\n", "row 0: heap 1 must not be negative, got -2"),
+        ("1 2\n1 -2\n", "line 2: heap 1 must not be negative, got -2"),
+        ("1, 18446744073709551616\n", "line 1: heap 1 is over 2**64 - 1"),
     ],
 )
 def test_bad_text_files(tmp_path, content, message):
@@ -112,6 +113,57 @@ def test_bad_text_files(tmp_path, content, message):
     assert result.returncode == 2
     assert message in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_standard_input_and_output(tmp_path):
+    command = [sys.executable, "-m", "nimkit", "classify", "-", "-o", "-", "--what", "nim-sum"]
+    result = subprocess.run(
+        command, input="1 2\n# c\n3\n", capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "3"]
+
+
+def test_text_is_read_in_chunks_into_any_output(tmp_path):
+    # Blocks of 7 lines: a block of comments only, ragged blocks, rectangular ones
+    # (numpy's reader) and line numbers counted across blocks.
+    rng = np.random.default_rng(5)
+    heaps = rng.integers(0, 50, size=(100, 3))
+    lines = [" ".join(map(str, row)) for row in heaps]
+    lines[3] = lines[3] + " 0"  # a ragged row: the extra heap is empty
+    lines = ["# header", *["# more"] * 7, *lines]
+    source = tmp_path / "positions.txt"
+    source.write_text("\n".join(lines) + "\n")
+    rules = nk.Rules(max_take=4)
+    for what in ["p", "nim-sum", "winning-move"]:
+        for target in [tmp_path / "out.npy", tmp_path / "out.txt"]:
+            count = classify_file(source, target, rules, what, chunk=7)
+            assert count == 100
+            want = classification(heaps, rules, what)
+            if target.suffix == ".npy":
+                np.testing.assert_array_equal(np.load(target), want)
+            elif what == "winning-move":
+                got = np.loadtxt(target, dtype=np.int64)
+                np.testing.assert_array_equal(got[:, 0], want["heap"])
+                np.testing.assert_array_equal(got[:, 1], want["take"])
+            else:
+                np.testing.assert_array_equal(np.loadtxt(target, dtype=np.uint64), want)
+    assert not list(tmp_path.glob("*.partial"))
+    source.write_text("\n".join([*lines, "1 x"]) + "\n")
+    with pytest.raises(ValueError, match="line 109: not whole numbers: '1 x'"):
+        classify_file(source, tmp_path / "bad.npy", rules, "p", chunk=7)
+    assert not (tmp_path / "bad.npy").exists()
+
+
+def test_a_closed_pipe_ends_quietly(positions):
+    path, _ = positions
+    command = f"{sys.executable} -m nimkit classify {path} --chunk 10 --no-progress | head -n 2"
+    result = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.count("\n") == 2
+    assert result.stderr == ""
+    assert result.returncode == 141  # as if killed by SIGPIPE, like other Unix tools
 
 
 def test_bad_npy_files(tmp_path):

@@ -36,6 +36,29 @@ def test_marienbad():
         assert row in out
 
 
+def test_conventions():
+    # American spelling, a brief report, --version.
+    brief = run("analyze", "3", "4", "5", "--brief")
+    assert brief.returncode == 0, brief.stderr
+    assert "Winning moves:\n  take 2 from heap 0" in brief.stdout
+    assert "Write each heap's Grundy value" not in brief.stdout
+    assert "Write each heap's Grundy value" in run("analyse", "3", "4", "5").stdout
+    version = run("--version")
+    assert version.returncode == 0
+    assert version.stdout.startswith("nimkit ")
+    assert version.stdout.split()[1][0].isdigit()
+
+
+def test_variants_are_named_as_people_write_them():
+    from nimkit.presets import MARIENBAD, variant
+
+    assert variant("Marienbad") is MARIENBAD
+    assert variant("Dawson's Kayles").rules.code == "0.07"
+    assert variant(" grundys_game ").rules.code == "4!.0"
+    with pytest.raises(ValueError, match="no variant 'chess'"):
+        variant("chess")
+
+
 def test_module_form_is_the_same_command():
     assert run("analyse", "3", "4", "5", module=True).stdout == run("analyse", "3", "4", "5").stdout
 
@@ -45,6 +68,18 @@ def test_every_winning_move_is_printed():
     assert "take 4 from heap 2  (7 -> 3), leaving 1 2 3" in out
     out = run("analyse", "4", "4", "4").stdout  # nim-sum 4: every heap can
     assert sum(line.startswith("  take 4 from heap") for line in out.splitlines()) == 3
+
+
+def test_reports_of_many_winning_moves_stay_small():
+    # 301 heaps of 4: nim-sum 4, and every heap has a winning move.
+    result = run("analyse", *["4"] * 301)
+    assert result.returncode == 0, result.stderr
+    assert sum(line.startswith("  take 4 from heap") for line in result.stdout.splitlines()) == 20
+    assert "... and 281 more (--json lists every one)" in result.stdout
+    assert "(and 289 more like them)" in " ".join(result.stdout.split())
+    facts = json.loads(run("analyse", *["4"] * 301, "--json").stdout)
+    assert len(facts["winning_moves"]) == 301
+    assert facts["winning_moves"][300] == {"heap": 300, "take": 4, "into": None, "becomes": [0]}
 
 
 def test_json_and_take_limits():
@@ -64,8 +99,8 @@ def test_json_and_take_limits():
     assert facts["grundy"] == [1, 3, 4]
     # Heap 1 (limit 5) moves its remainder UP from 3 to 5 by taking 4.
     assert facts["winning_moves"] == [
-        {"heap": 1, "take": 4, "into": None, "leaves": [5, 5, 4]},
-        {"heap": 2, "take": 2, "into": None, "leaves": [5, 9, 2]},
+        {"heap": 1, "take": 4, "into": None, "becomes": [5]},
+        {"heap": 2, "take": 2, "into": None, "becomes": [2]},
     ]
 
 
@@ -79,6 +114,16 @@ def test_json_and_take_limits():
         (["analyse", "1", "--max-take", "0"], "take limit must be at least 1, got 0"),
         (["analyse", "1", "2", "--max-take", "1,2,3"], "3 per-heap take limits given for 2 heaps"),
         (["analyse", "1", "--max-take", "many"], "a take limit is a whole number or 'none'"),
+        (["analyse", "1", "--max-take", "-1"], "--max-take must not be negative, got -1"),
+        (["analyse", "1", "--take", "-1"], "--take: element 0 must not be negative, got -1"),
+        (["analyse", "1", "--code", "0.x"], "bad take-and-break code"),
+        (
+            ["analyse", "9", "9", "9", "--take", "1,2/1,3/none", "--misere", "--max-positions=10"],
+            "over --max-positions = 10 (raise --max-positions to allow it)",
+        ),
+        (["analyse", "1", "--max-positions", "-1"], "--max-positions must not be negative"),
+        (["analyse", "1", "--json", "--brief"], "not allowed with argument"),
+        (["play", "--variant", "tic-tac-toe"], "no variant 'tic-tac-toe'; choose from"),
         (["analyse"], "the following arguments are required: HEAP"),
         (["analyse", "1", "--bogus"], "unrecognized arguments: --bogus"),
         (["solve"], "invalid choice: 'solve'"),

@@ -5,6 +5,9 @@
 Outcome.P
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse
@@ -27,6 +30,11 @@ from .quotient import Genus
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
+
+try:
+    __version__ = _version("nimkit")
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "unknown"
 
 __all__ = [
     "Analysis",

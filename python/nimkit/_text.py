@@ -8,6 +8,11 @@ if TYPE_CHECKING:
     from .analysis import Analysis
 
 
+#: How many winning moves a report writes out: each line shows the whole position
+#: left, so a report of every move would grow as heaps times moves.
+MAX_LISTED = 20
+
+
 def digital_sum_table(sizes: tuple[int, ...], grundy: tuple[int, ...], nim_sum: int) -> list[str]:
     """One row per heap with its Grundy value in binary, the nim-sum row, and a marker
     row under the columns holding an odd number of 1s (the bits of the nim-sum)."""
@@ -49,11 +54,14 @@ def analysis_text(analysis: Analysis) -> str:
         lines.append(f"Why:      {SEARCHED}")
     elif rules.misere:
         lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
-    if analysis.winning_moves:
+    moves = analysis.winning_moves
+    if moves:
         lines.append("Winning moves:")
-        for move in analysis.winning_moves:
+        for move in moves[:MAX_LISTED]:
             left = position.after(move, rules)
             lines.append(f"  {move}  ({position[move.heap]} -> {left[move.heap]}), leaving {left}")
+        if len(moves) > MAX_LISTED:
+            lines.append(f"  ... and {len(moves) - MAX_LISTED} more (--json lists every one)")
     else:
         lines.append("Winning moves: none")
     return "\n".join(lines)

@@ -46,7 +46,9 @@ class Analysis:
                     "heap": move.heap,
                     "take": move.take,
                     "into": None if move.into is None else list(move.into),
-                    "leaves": list(self.position.after(move, self.rules)),
+                    # What replaces the heap (not the whole position: a report must
+                    # not grow as heaps times winning moves).
+                    "becomes": _becomes(self.position[move.heap], move),
                 }
                 for move in self.winning_moves
             ],
@@ -62,6 +64,13 @@ class Analysis:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
+
+
+def _becomes(size: int, move: Move) -> list[int]:
+    """The heaps that replace one heap of ``size`` after ``move``."""
+    if move.into is not None:
+        return list(move.into)
+    return [size - move.take]
 
 
 def analyse(

@@ -4,14 +4,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
 import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from ._core import DEFAULT_MAX_POSITIONS
 from .analysis import analyse
 from .rules import Rules
+
+#: Python parameter names in error messages, and the flags that set them.
+_FLAGS = {
+    "max_take": "--max-take",
+    "max_positions": "--max-positions",
+    "max_heap": "--max-heap",
+    "take": "--take",
+    "code": "--code",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,17 +111,26 @@ def _add_rules(command: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="nimkit", description="Solve Nim and its take-away relatives.")
+    parser.add_argument("--version", action="version", version=f"nimkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     analyse_cmd = commands.add_parser(
         "analyse",
+        aliases=["analyze"],
         help="analyse one position: Grundy values, nim-sum, outcome, every winning move",
         description="Analyse one position: the digital-sum table, the outcome and every "
         "winning move. Heaps are numbered from 0.",
     )
     analyse_cmd.add_argument("heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
     _add_rules(analyse_cmd)
-    analyse_cmd.add_argument("--json", action="store_true", help="print the facts as JSON")
+    _add_max_positions(analyse_cmd)
+    report = analyse_cmd.add_mutually_exclusive_group()
+    report.add_argument("--json", action="store_true", help="print the facts as JSON")
+    report.add_argument(
+        "--brief", action="store_true", help="print the report only, not the explanation"
+    )
 
     classify_cmd = commands.add_parser(
         "classify",
@@ -118,11 +140,18 @@ def _parser() -> argparse.ArgumentParser:
         "(short lines padded with empty heaps). Writes a .npy (written under a temporary "
         "name, renamed when complete) or text, one result per line.",
     )
-    classify_cmd.add_argument("input", type=Path, metavar="INPUT", help=".npy, .csv or .txt")
     classify_cmd.add_argument(
-        "-o", "--output", type=Path, default=None, help="output .npy or text file (default: stdout)"
+        "input", type=Path, metavar="INPUT", help=".npy, .csv or .txt; - for text on stdin"
+    )
+    classify_cmd.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        help="output .npy or text file; - or none: text on stdout",
     )
     _add_rules(classify_cmd)
+    _add_max_positions(classify_cmd)
     classify_cmd.add_argument(
         "--what",
         choices=["p", "nim-sum", "winning-move"],
@@ -205,6 +234,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_max_positions(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--max-positions",
+        type=int,
+        default=DEFAULT_MAX_POSITIONS,
+        metavar="N",
+        help="rules with no closed form are searched; refuse a search of more than N "
+        f"positions (default {DEFAULT_MAX_POSITIONS})",
+    )
+
+
 def _add_progress(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--progress",
@@ -271,31 +311,90 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
     from ._play import play
     from .game import ComputerPlayer
     from .position import Position
-    from .presets import CLASSIC, VARIANTS, Variant
+    from .presets import CLASSIC, Variant, variant
 
     if args.heaps is not None:
-        variant = Variant("custom", "your own heaps", Position(args.heaps), rules)
+        chosen = Variant("custom", "your own heaps", Position(args.heaps), rules)
     else:
-        name = args.variant or CLASSIC.name
-        if name not in VARIANTS:
-            raise ValueError(f"no variant {name!r}; choose from {', '.join(VARIANTS)}")
-        variant = VARIANTS[name]
+        chosen = variant(args.variant or CLASSIC.name)
         own = (args.max_take, args.take, args.code)
         if args.misere or any(rule is not None for rule in own):
-            misere = args.misere or variant.rules.misere
+            misere = args.misere or chosen.rules.misere
             if all(rule is None for rule in own):
-                old = variant.rules
+                old = chosen.rules
                 changed = Rules(misere, old.max_take, old.take, old.code)
             else:
                 changed = Rules(misere, args.max_take, args.take, args.code)
-            variant = Variant(variant.name, variant.description, variant.position, changed)
+            chosen = Variant(chosen.name, chosen.description, chosen.position, changed)
     kind, rate = args.opponent
     opponent = ComputerPlayer(kind, rate, args.seed)
     human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
     try:
-        play(variant, opponent, human_first)
+        play(chosen, opponent, human_first)
     except (EOFError, KeyboardInterrupt):
         print("\nGoodbye.")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    """The rules the flags give; a flag's own mistake is named by the flag."""
+    given = {"max_take": args.max_take, "take": args.take, "code": args.code}
+    for name, value in given.items():
+        if value is not None:
+            try:
+                Rules(**{name: value})
+            except (ValueError, TypeError) as err:
+                message = _in_flags(str(err))
+                if _FLAGS[name] not in message:
+                    message = f"{_FLAGS[name]}: {message}"
+                raise type(err)(message) from None
+    return Rules(misere=args.misere, **given)
+
+
+def _in_flags(message: str) -> str:
+    """An error message with the Python parameters it names written as flags."""
+    return re.sub(
+        r"\b(max_take|max_positions|max_heap)\b", lambda m: _FLAGS[m.group(1)], message
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "grundy":
+        return _grundy(args)
+    if args.command == "period":
+        return _period(args)
+    rules = _rules(args)
+    if args.command == "play":
+        return _play(args, rules)
+    if args.max_positions < 0:
+        raise ValueError(f"--max-positions must not be negative, got {args.max_positions}")
+    if args.command == "classify":
+        from ._classify import classify_file
+
+        if args.chunk < 1:
+            raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
+        classify_file(
+            args.input,
+            args.output,
+            rules,
+            args.what,
+            args.chunk,
+            progress=args.progress,
+            max_positions=args.max_positions,
+        )
+        return 0
+    analysis = analyse(args.heaps, rules, args.max_positions)
+    if args.json:
+        print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    print(analysis)
+    if not args.brief:
+        from .explain import explain
+
+        # The teacher's reasoning (its table is the report's own).
+        blocks = explain(analysis).blocks[1:]
+        print()
+        print("\n\n".join(textwrap.fill(text) for kind, text in blocks if kind == "p"))
     return 0
 
 
@@ -306,33 +405,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        if args.command == "grundy":
-            return _grundy(args)
-        if args.command == "period":
-            return _period(args)
-        rules = Rules(misere=args.misere, max_take=args.max_take, take=args.take, code=args.code)
-        if args.command == "play":
-            return _play(args, rules)
-        if args.command == "classify":
-            from ._classify import classify_file
-
-            if args.chunk < 1:
-                raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
-            classify_file(
-                args.input, args.output, rules, args.what, args.chunk, progress=args.progress
-            )
-            return 0
-        analysis = analyse(args.heaps, rules)
-        if args.json:
-            print(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
-            return 0
-        from .explain import explain
-
-        # The report, then the teacher's reasoning (its table is the report's own).
-        blocks = explain(analysis.position, analysis.rules).blocks[1:]
+        status = _run(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # The reader went away (`nimkit classify big.npy | head`): stop quietly, as a
+        # process killed by SIGPIPE would. Output still buffered would fail again at
+        # exit, so stdout goes to /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
-        parser.exit(2, f"nimkit: error: {err}\n")
-    print(analysis)
-    print()
-    print("\n\n".join(textwrap.fill(text) for kind, text in blocks if kind == "p"))
-    return 0
+        parser.exit(2, f"nimkit: error: {_in_flags(str(err))}\n")

@@ -12,7 +12,8 @@ from .analysis import Analysis, analyse
 from .position import Outcome, Position
 from .rules import Rules
 
-#: From a P-position, how many moves the explanation answers one by one.
+#: How many moves the explanation writes out one by one: the answers to moves from a
+#: P-position, the winning moves from an N-position.
 MAX_REPLIES = 12
 
 
@@ -47,10 +48,20 @@ class Explanation:
 
 
 def explain(
-    position: Position | Iterable[SupportsIndex], rules: Rules | None = None
+    position: Position | Iterable[SupportsIndex] | Analysis, rules: Rules | None = None
 ) -> Explanation:
-    """Explain the outcome of ``position`` under ``rules`` and every winning move."""
-    analysis = analyse(position, rules)
+    """Explain the outcome of ``position`` under ``rules`` and every winning move;
+    or explain an ``Analysis`` already made.
+
+    >>> print(explain([1, 2, 3]).blocks[-1][1][:52])
+    The player to move loses against perfect play: every
+    """
+    if isinstance(position, Analysis):
+        if rules is not None:
+            raise TypeError("an Analysis carries its rules: give no rules with it")
+        analysis = position
+    else:
+        analysis = analyse(position, rules)
     position, rules = analysis.position, analysis.rules
     blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
     if rules.code is not None:
@@ -159,7 +170,7 @@ def _winning(analysis: Analysis) -> str:
         else "to nim-sum 0, every column even"
     )
     parts = []
-    for move in analysis.winning_moves:
+    for move in analysis.winning_moves[:MAX_REPLIES]:
         left = position.after(move, rules)
         before = analysis.grundy[move.heap]
         if move.into is None:
@@ -178,8 +189,10 @@ def _winning(analysis: Analysis) -> str:
                 f"{move}: heap {move.heap} of {position[move.heap]} (Grundy value {before}) "
                 f"becomes heaps worth {xor}, together {total}, leaving {left}"
             )
-    count = "the winning move is" if len(parts) == 1 else "the winning moves are"
-    return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + "."
+    total = len(analysis.winning_moves)
+    count = "the winning move is" if total == 1 else "the winning moves are"
+    more = f" (and {total - MAX_REPLIES} more like them)" if total > MAX_REPLIES else ""
+    return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + more + "."
 
 
 def _losing(analysis: Analysis) -> str:

@@ -84,6 +84,19 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
+def variant(name: str) -> Variant:
+    """The variant called ``name``, spelt as in ``VARIANTS`` or as people write it:
+    any case, spaces or underscores for hyphens, with or without apostrophes.
+
+    >>> variant("Dawson's Kayles").rules
+    Rules(code='0.07')
+    """
+    key = name.strip().lower().replace("'", "").replace("_", "-").replace(" ", "-")
+    if key not in VARIANTS:
+        raise ValueError(f"no variant {name!r}; choose from {', '.join(VARIANTS)}")
+    return VARIANTS[key]
+
+
 def random_board(
     heaps: tuple[int, int] = (3, 5),
     sizes: tuple[int, int] = (1, 9),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import SupportsIndex
 
 import numpy as np
@@ -12,7 +12,15 @@ import numpy.typing as npt
 from . import _core
 from .rules import Rules, rules_or_default
 
-Bounds = SupportsIndex | Sequence[SupportsIndex]
+Bounds = SupportsIndex | Iterable[SupportsIndex]
+
+
+def _is_index(value: object) -> bool:
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 def _bounds(bounds: Bounds, n_heaps: int | None) -> list[SupportsIndex]:
@@ -21,15 +29,17 @@ def _bounds(bounds: Bounds, n_heaps: int | None) -> list[SupportsIndex]:
         raise TypeError(
             f"bounds must be an integer or a sequence of integers, not {type(bounds).__name__}"
         )
-    if isinstance(bounds, Sequence):
-        if n_heaps is not None and n_heaps != len(bounds):
-            raise ValueError(f"n_heaps={n_heaps} but {len(bounds)} bounds were given")
-        return list(bounds)
+    if not _is_index(bounds):
+        # Any iterable of bounds: a list, a tuple, a numpy array.
+        listed = list(bounds)  # type: ignore[arg-type]
+        if n_heaps is not None and n_heaps != len(listed):
+            raise ValueError(f"n_heaps={n_heaps} but {len(listed)} bounds were given")
+        return listed
     if n_heaps is None:
         raise TypeError("with a single bound, give n_heaps: the number of heaps in the box")
     if operator.index(n_heaps) < 0:
         raise ValueError(f"n_heaps must not be negative, got {n_heaps}")
-    return [bounds] * n_heaps
+    return [bounds] * n_heaps  # type: ignore[list-item]
 
 
 def p_positions(
