@@ -9,6 +9,7 @@ use arbitrary::{Result, Unstructured};
 use ndarray::{Array2, Array3};
 use nimkit::code::TakeAndBreak;
 use nimkit::game::Game;
+use nimkit::misere::solver::QuotientSolver;
 use nimkit::multiset::MultisetSolution;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Parts, Position};
@@ -45,12 +46,27 @@ fn codes(u: &mut Unstructured<'_>) -> Result<()> {
         return Ok(());
     };
     let misere: bool = u.arbitrary()?;
-    let rules = Rules::new(misere, TakeLimit::Code(Arc::new(code))).expect("valid rules");
+    let code = Arc::new(code);
+    let rules = Rules::new(misere, TakeLimit::Code(Arc::clone(&code))).expect("valid rules");
     let heaps: Vec<u64> = (0..u.int_in_range(1..=3)?)
         .map(|_| u.int_in_range(0..=7))
         .collect::<Result<_>>()?;
     let search = MultisetSolution::solve(&heaps, &rules, 100_000).expect("small positions");
-    if !misere {
+    if misere {
+        // The misère quotient of the heaps up to 7 (or an error: too many elements)
+        // agrees with the search wherever it answers.
+        let mut solver = QuotientSolver::new(Arc::clone(&code));
+        if solver.compute(7, &mut |_| ()).is_ok() {
+            let quotient = solver.quotient();
+            assert_eq!(quotient.order() % 2, 0, "{code:?}");
+            let p = quotient.is_p(&heaps).expect("heaps up to 7");
+            assert_eq!(
+                p,
+                search.outcome(&heaps) == theory::Outcome::P,
+                "{heaps:?} {code:?}"
+            );
+        }
+    } else {
         let analysis = theory::analyse(&heaps, &rules).expect("closed form");
         assert_eq!(
             analysis.outcome,
