@@ -53,6 +53,17 @@ def test_public_names():
     assert issubclass(nk.IllegalMoveError, ValueError)
 
 
+def test_package_metadata():
+    from importlib.metadata import metadata, version
+
+    assert nk.__version__ == version("nimkit")
+    info = metadata("nimkit")
+    assert info["License-Expression"] == "MIT"
+    assert any(url.startswith("Documentation, ") for url in info.get_all("Project-URL"))
+    # One wheel for every CPython from 3.10 on: the stable ABI.
+    assert nk._core.__file__.endswith(".abi3.so")
+
+
 def test_position_is_an_immutable_hashable_sequence():
     position = Position([1, 3, 5, 7])
     assert list(position) == [1, 3, 5, 7]

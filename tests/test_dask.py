@@ -62,6 +62,14 @@ def test_classify_a_file_on_the_cluster(client, tmp_path, what):
     assert not list(tmp_path.glob("*.partial"))
 
 
+def test_relative_paths_reach_workers_in_other_directories(client, tmp_path, monkeypatch):
+    # Workers run in their own directories: a name relative to ours must still work.
+    monkeypatch.chdir(tmp_path)
+    np.save("positions.npy", np.array([[1, 2, 3], [1, 1, 1]], dtype=np.uint8))
+    nkd.classify_npy("positions.npy", "p.npy", nk.Rules(), what="p", chunk=1)
+    np.testing.assert_array_equal(np.load("p.npy"), [True, False])
+
+
 def test_classify_errors(client, tmp_path):
     source = tmp_path / "in.npy"
     np.save(source, np.ones((10, 3), dtype=np.int8) * -1)

@@ -61,7 +61,26 @@ def test_game_draws_board_and_moves():
     game.push(nk.Move(0, 2))
     root = parse(game._repr_svg_())
     assert "1. player 0: take 2 from heap 0" in texts(root)
-    assert "player 1 to move" in texts(root)
+    assert "Player 1 to move" in texts(root)
+
+
+def test_pictures_read_on_dark_backgrounds_and_state_the_rules():
+    # Dark ink on a light background of the picture's own, whatever the page's theme.
+    pictures = [
+        nk.Position([3, 4])._repr_svg_(),
+        nk.analyse([3, 4, 5], nk.Rules(misere=True, max_take=3))._repr_svg_(),
+        nk.Game([1, 2])._repr_svg_(),
+        nk.draw_game_graph([1, 2])._repr_svg_(),
+    ]
+    for svg in pictures:
+        root = parse(svg)
+        first = root[0]
+        assert first.get("class") == "background", svg[:200]
+        assert first.get("fill") == "#fff"
+        assert first.get("width") == "100%"
+    words = " ".join(texts(parse(pictures[1])))
+    assert "misère play" in words
+    assert "take at most 3" in words
 
 
 def test_text_reprs_for_ipython():
@@ -101,13 +120,13 @@ def test_game_graph_of_1_2_3():
     graph = nk.game_graph([1, 2, 3])
     # Sorted positions (a <= b <= c) below (1, 2, 3): 2 * 3 * 4 boxes, sorted.
     assert nk.Position([0, 0, 0]) in graph
-    assert graph.nodes[nk.Position([1, 2, 3])]["outcome"] is nk.Outcome.P
-    kernel = [n for n in graph if graph.nodes[n]["outcome"] is nk.Outcome.P]
+    assert graph.nodes[nk.Position([1, 2, 3])]["outcome"] == nk.Outcome.P
+    kernel = [n for n in graph if graph.nodes[n]["outcome"] == nk.Outcome.P]
     assert set(kernel) == {nk.Position(p) for p in [(0, 0, 0), (0, 1, 1), (0, 2, 2), (1, 2, 3)]}
     for node in graph:
         # A kernel: no edge inside it, and an edge into it from every other node.
         successors = [graph.nodes[s]["outcome"] for s in graph.successors(node)]
-        if graph.nodes[node]["outcome"] is nk.Outcome.P:
+        if graph.nodes[node]["outcome"] == nk.Outcome.P:
             assert nk.Outcome.P not in successors
         else:
             assert nk.Outcome.P in successors
@@ -117,8 +136,39 @@ def test_game_graph_of_1_2_3():
         nk.game_graph([5, 5, 5], max_nodes=10)
     picture = nk.draw_game_graph([1, 2, 3])
     root = parse(picture._repr_svg_())
-    assert len(with_class(root, "kernel")) == 4
+    assert len(with_class(root, "p-position")) == 4
     assert "1 2 3" in texts(root)
+    assert "the kernel" in " ".join(texts(root))
+    # Misère play: the P-positions are not a kernel (no move is N there).
+    misere = parse(nk.draw_game_graph([1, 2, 3], nk.Rules(misere=True))._repr_svg_())
+    words = " ".join(texts(misere))
+    assert "kernel" not in words
+    assert "misère play" in words
+
+
+def test_game_graphs_record_moves_and_can_be_written(tmp_path):
+    import networkx as nx
+
+    graph = nk.game_graph([3, 1])  # symmetric: nodes sorted, (1, 3)
+    edge = graph.edges[nk.Position([1, 3]), nk.Position([1, 1])]
+    # The move from the node as sorted: heap 1 of (1, 3) is the heap of 3.
+    assert edge == {"move": "take 2 from heap 1", "heap": 1, "take": 2}
+    assert nk.Position([1, 3]).after(nk.Move(edge["heap"], edge["take"])) == nk.Position([1, 1])
+    kayles = nk.game_graph([4], nk.Rules(code="0.77"))
+    split = kayles.edges[nk.Position([4]), nk.Position([1, 2])]
+    assert split["into"] == "1 2"
+    path = tmp_path / "graph.graphml"
+    nx.write_graphml(kayles, path)
+    back = nx.read_graphml(path)
+    assert back.number_of_nodes() == kayles.number_of_nodes()
+    assert back.nodes["4"]["outcome"] == "N"
+
+
+def test_outcomes_are_their_letters_and_not_booleans():
+    assert nk.Outcome.P == "P"
+    assert nk.Outcome("N") is nk.Outcome.N
+    with pytest.raises(TypeError, match="neither true nor false"):
+        bool(nk.Outcome.P)
 
 
 def test_widget_plays_a_whole_game():
@@ -126,25 +176,35 @@ def test_widget_plays_a_whole_game():
     assert "Your move" in board.status.value
     board.hint_button.click()
     assert "Hint: take 1 from heap 1" in board.status.value
-    board.heap.value, board.take.value = 1, 1
+    board.heap.value, board.take.value = 1, "1"
     board.move_button.click()  # 1 1: the computer must leave one object
     assert board.game.history[0] == nk.Move(1, 1)
     assert "The computer plays" in board.status.value
     board.undo_button.click()
     assert board.game.history == []
-    board.heap.value, board.take.value = 1, 1
+    board.heap.value, board.take.value = 1, "1"
     board.move_button.click()
     last = next(i for i, n in enumerate(board.game.position) if n)
-    board.heap.value, board.take.value = last, 1
-    board.move_button.click()
+    board.heap.value, board.take.value = last, "1"
+    board.take._handle_string_msg(None, {"event": "submit"}, None)  # Enter in the box
     assert board.game.is_over
     assert "You win!" in board.status.value
     board.new_button.click()
     assert board.game.history == []
-    assert board.take.max == 1  # heap 0 holds one object
-    with_limit = nk.widgets.play("thirteen-lights", human_first=False)
+    assert "You to move" in board.board.value
+    assert "player 0" not in board.board.value
+    with_limit = nk.widgets.play("Thirteen lights", human_first=False)
     assert with_limit.game.history  # the computer opened
-    assert with_limit.take.max == 3
+    # A take over the limit is refused with the reason, not played as the limit.
+    before = list(with_limit.game.history)
+    with_limit.take.value = "4"
+    with_limit.move_button.click()
+    assert with_limit.game.history == before
+    assert "Not allowed" in with_limit.status.value
+    assert "at most 3" in with_limit.status.value
+    with_limit.take.value = "x"
+    with_limit.move_button.click()
+    assert "a take is a whole number, not 'x'" in with_limit.status.value
 
 
 def test_frames_and_tables():
@@ -161,6 +221,13 @@ def test_frames_and_tables():
     ]
     assert list(frame["outcome"]) == ["N", "P", "N"]
     assert list(frame["move_heap"]) == [0, -1, 2]
+    # A DataFrame keeps its index and column names.
+    import pandas as pd
+
+    named = nk.to_frame(pd.DataFrame({"a": [1, 3], "b": [1, 4]}, index=["x", "y"]))
+    assert list(named.index) == ["x", "y"]
+    assert list(named.columns[:2]) == ["a", "b"]
+    assert list(named["outcome"]) == ["P", "N"]
     table = nk.p_position_table(3, n_heaps=2)
     assert table.to_numpy().tolist() == [[0, 0], [1, 1], [2, 2], [3, 3]]
 
@@ -176,6 +243,11 @@ def test_plots_show_the_batch_results():
     np.testing.assert_array_equal(shown, expected)
     ax = nk.plots.grundy_map(7, 7, nk.Rules(max_take=2))
     assert ax.images[0].get_array()[4, 2] == (4 % 3) ^ (2 % 3)
+    # Whole numbers on the axes and one colour band per nim-sum (0..3 here).
+    ax.figure.canvas.draw()
+    for ticks in (ax.get_xticks(), ax.get_yticks()):
+        assert all(float(t).is_integer() for t in ticks)
+    assert list(ax.images[0].norm.boundaries) == [-0.5, 0.5, 1.5, 2.5, 3.5]
 
 
 def test_progress_bars(capsys):
@@ -183,7 +255,11 @@ def test_progress_bars(capsys):
     np.testing.assert_array_equal(
         batch.is_p_position(heaps, progress=True), batch.is_p_position(heaps)
     )
-    assert "positions" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "positions" in err
+    # The bar counts positions and ends full (a bar over slices ended empty).
+    assert "100%" in err
+    assert "500/500" in err
 
 
 @pytest.mark.parametrize(

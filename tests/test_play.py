@@ -99,6 +99,14 @@ def test_players_are_reproducible_and_validated():
     with pytest.raises(ValueError, match=r"error_rate must be between 0 and 1, got 1\.5"):
         nk.FalliblePlayer(1.5)
     assert repr(nk.FalliblePlayer(0.3, seed=1)) == "FalliblePlayer(error_rate=0.3, seed=1)"
+    # numpy's seeds: a Generator in the same state gives the same player.
+    rng = lambda: np.random.default_rng(11)  # noqa: E731
+    assert moves(nk.RandomPlayer(rng())) == moves(nk.RandomPlayer(rng()))
+    sequence = np.random.SeedSequence(3)
+    assert moves(nk.RandomPlayer(sequence)) == moves(nk.RandomPlayer(np.random.SeedSequence(3)))
+    assert moves(nk.RandomPlayer(np.int64(4))) == moves(nk.RandomPlayer(4))
+    with pytest.raises(TypeError, match="a seed is a whole number, None, or a numpy Generator"):
+        nk.RandomPlayer(1.5)
 
 
 def test_simulate():
@@ -121,6 +129,21 @@ def test_simulate():
     assert perfect.wins == (50, 0)
     with pytest.raises(ValueError, match="n_games must not be negative"):
         nk.simulate([1], None, nk.PerfectPlayer(), nk.PerfectPlayer(), -1)
+    seeded = [
+        nk.simulate([5, 5], None, nk.RandomPlayer(), nk.RandomPlayer(), 200, seed=seed).lengths
+        for seed in (np.random.default_rng(2), np.random.default_rng(2))
+    ]
+    np.testing.assert_array_equal(*seeded)
+
+
+def test_simulate_names_what_was_passed_wrongly():
+    perfect = nk.PerfectPlayer()
+    with pytest.raises(TypeError, match="player_a is the class RandomPlayer; pass a player"):
+        nk.simulate([1, 2], None, nk.RandomPlayer, perfect, 10)
+    with pytest.raises(TypeError, match="the second argument is the rules"):
+        nk.simulate([1, 2], nk.RandomPlayer(), perfect, 10)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="player_b must be a ComputerPlayer"):
+        nk.simulate([1, 2], None, perfect, "perfect", 10)
 
 
 def test_presets():

@@ -292,16 +292,18 @@ def test_cli_code(capsys):
 
 def test_widget_splits_a_heap():
     board = nk.widgets.play("kayles", opponent=nk.RandomPlayer(seed=3))
-    assert board.take.min == 1
     assert board.into in board.widget.children[2].children
-    board.heap.value, board.take.value, board.into.value = 0, 2, "3 5"
+    board.heap.value, board.take.value, board.into.value = 0, "2", "3 5"
     board.move()
     assert board.game.history[0] == Move(heap=0, take=2, into=(3, 5))
     board.into.value = "x"
     board.move()
     assert "Not allowed" in board.status.value
+    # Grundy's game splits without taking: a take of 0.
     grundy = nk.widgets.play("grundys-game")
-    assert grundy.take.min == 0
+    grundy.heap.value, grundy.take.value, grundy.into.value = 0, "0", "3 7"
+    grundy.move()
+    assert grundy.game.history[0] == Move(heap=0, take=0, into=(3, 7))
 
 
 def test_the_readme_section_runs():

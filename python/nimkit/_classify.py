@@ -37,7 +37,8 @@ class NpyRows:
 
     def __init__(self, path: Path, mode: str = "r") -> None:
         header = np.load(path, mmap_mode="r")
-        self.path, self.mode = str(path), mode
+        # Absolute: dask workers may run in another directory.
+        self.path, self.mode = str(Path(path).absolute()), mode
         self.dtype: np.dtype[Any] = header.dtype
         self.shape: tuple[int, ...] = tuple(header.shape)
         self.offset: int = header.offset

@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ._text import MAX_LISTED
+
 if TYPE_CHECKING:
     from .analysis import Analysis
     from .game import Game
@@ -21,6 +23,7 @@ INK, TOKEN_FILL, TAKEN_FILL, ODD_FILL, CHANGE_FILL = (
     "#fde2e2",
     "#fff2c6",
 )
+BACKGROUND = "#fff"
 FONT = "font-family:sans-serif;font-size:12px"
 
 
@@ -32,6 +35,18 @@ def _svg(width: float, height: float) -> ET.Element:
         height=str(int(height)),
         viewBox=f"0 0 {int(width)} {int(height)}",
     )
+
+
+def finish_svg(svg: ET.Element, width: float, height: float) -> str:
+    """Size the picture and put it on its own light background, so that its dark
+    ink reads the same in a dark notebook theme or on a dark page."""
+    svg.set("width", str(int(width)))
+    svg.set("height", str(int(height)))
+    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
+    background = ET.Element("rect", width="100%", height="100%", fill=BACKGROUND, rx="4")
+    background.set("class", "background")
+    svg.insert(0, background)
+    return ET.tostring(svg, encoding="unicode")
 
 
 def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:
@@ -107,9 +122,7 @@ def position_svg(position: Position) -> str:
     width = _board(svg, position, {}, 4)
     if not len(position):
         _text(svg, 4, 16, "(no heaps)", fill=INK)
-    svg.set("width", str(int(width)))
-    svg.set("viewBox", f"0 0 {int(width)} {rows * ROW + 8}")
-    return ET.tostring(svg, encoding="unicode")
+    return finish_svg(svg, width, rows * ROW + 8)
 
 
 def analysis_svg(analysis: Analysis) -> str:
@@ -125,7 +138,7 @@ def analysis_svg(analysis: Analysis) -> str:
     table_top = max(len(position), 1) * ROW + 16
     cell = 18
     rows = len(position) + 1
-    height = table_top + (rows + 1) * cell + 48
+    height = table_top + (rows + 1) * cell + 64
     svg = _svg(1, height)
     width = _board(svg, position, taken, 4)
     first: Move | None = moves[0] if moves else None
@@ -182,12 +195,14 @@ def analysis_svg(analysis: Analysis) -> str:
     verdict = analysis.outcome.describe()
     summary = f"nim-sum {analysis.nim_sum}: {analysis.outcome.value}, {verdict}"
     if moves:
-        summary += "; winning: " + ", ".join(str(m) for m in moves)
+        summary += "; winning: " + ", ".join(str(m) for m in moves[:MAX_LISTED])
+        if len(moves) > MAX_LISTED:
+            summary += f" and {len(moves) - MAX_LISTED} more"
+    rules = f"rules: {analysis.rules.describe()}"
+    _text(svg, 4, height - 28, rules, fill=INK)
     _text(svg, 4, height - 12, summary, fill=INK)
-    width = max(width, table_left + bits * cell + 8, 7 * len(summary))
-    svg.set("width", str(int(width)))
-    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
-    return ET.tostring(svg, encoding="unicode")
+    width = max(width, table_left + bits * cell + 8, 7 * len(summary), 7 * len(rules))
+    return finish_svg(svg, width, height)
 
 
 def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
@@ -203,12 +218,17 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
     return {power for power in range(diff.bit_length()) if diff >> power & 1}
 
 
-def game_svg(game: Game) -> str:
-    """The board, whose turn it is (or who won), and the move list."""
+def game_svg(game: Game, names: tuple[str, str] = ("player 0", "player 1")) -> str:
+    """The board, whose turn it is (or who won), and the move list; ``names`` are the
+    players' (player 0 first)."""
     position = game.position
     history: Iterable[Move] = game.history
-    lines = [f"{i + 1}. player {game.first ^ (i % 2)}: {move}" for i, move in enumerate(history)]
-    status = f"player {game.winner} won" if game.is_over else f"player {game.turn} to move"
+    lines = [f"{i + 1}. {names[game.first ^ (i % 2)]}: {move}" for i, move in enumerate(history)]
+    if game.winner is not None:
+        status = f"{names[game.winner]} won"
+    else:
+        status = f"{names[game.turn]} to move"
+    status = status[0].upper() + status[1:]
     top = max(len(position), 1) * ROW + 12
     height = top + 20 + 16 * len(lines) + 8
     svg = _svg(1, height)
@@ -217,6 +237,4 @@ def game_svg(game: Game) -> str:
     for i, line in enumerate(lines):
         _text(svg, 4, top + 26 + 16 * i, line, fill=INK)
     width = max(width, 8 + 7 * max([len(status), *map(len, lines)]))
-    svg.set("width", str(int(width)))
-    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
-    return ET.tostring(svg, encoding="unicode")
+    return finish_svg(svg, width, height)

@@ -78,11 +78,21 @@ def _apply(
         for out, r in zip(outs, first, strict=True)
     )
     step = max(1, len(array) // 100) if progress else SLICE_ROWS
-    starts: Any = range(0, len(array), step)
+    # The bar counts positions, not slices: a bar over slices with a scaled unit is
+    # drawn empty by the notebook widget.
+    bar: Any = None
     if progress:
-        starts = require("tqdm.auto", "progress").tqdm(starts, desc="positions", unit_scale=step)
-    for start in starts:
-        core(array[start : start + step], *args, *(r[start : start + step] for r in results))
+        tqdm = require("tqdm.auto", "progress").tqdm
+        bar = tqdm(total=len(array), desc="positions", unit="pos", unit_scale=True)
+    try:
+        for start in range(0, len(array), step):
+            part = slice(start, start + step)
+            core(array[part], *args, *(r[part] for r in results))
+            if bar is not None:
+                bar.update(len(array[part]))
+    finally:
+        if bar is not None:
+            bar.close()
     return results if len(outs) > 1 else results[0]
 
 

@@ -1,4 +1,13 @@
-"""The ``nimkit`` command line."""
+"""The ``nimkit`` command line: ``nimkit analyse``, ``classify``, ``play``,
+``grundy`` and ``period`` (``nimkit --help``, ``nimkit COMMAND --help``).
+
+>>> main(["analyse", "1", "2", "3", "--brief"])
+Position: 1 2 3   (heaps numbered from 0)
+...
+Outcome:  P, the player to move loses against perfect play
+Winning moves: none
+0
+"""
 
 from __future__ import annotations
 

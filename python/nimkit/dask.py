@@ -4,6 +4,11 @@
 Blocks run ``nimkit.batch`` on the workers: the positions axes may be chunked any
 way, the heap axis is kept whole (rechunked if needed). Every function returns a
 lazy dask array.
+
+>>> import dask.array as da
+>>> heaps = da.from_array(np.array([[1, 2, 3], [3, 4, 5], [1, 1, 0]]), chunks=(2, 3))
+>>> is_p_position(heaps).compute()
+array([ True, False,  True])
 """
 
 from __future__ import annotations

@@ -17,13 +17,24 @@ def to_frame(heaps: npt.ArrayLike, rules: Rules | None = None, progress: bool = 
     """A DataFrame with one row per position (heaps x positions 2-D input): a column
     per heap, then ``nim_sum``, ``outcome`` ("P"/"N"), and the first winning move as
     ``move_heap`` (-1: none) and ``move_take`` (and ``move_into``, the sizes a split
-    leaves, under rules that split heaps)."""
+    leaves, under rules that split heaps). A DataFrame keeps its index and column
+    names.
+
+    >>> import pandas as pd
+    >>> to_frame(pd.DataFrame({"a": [1, 3], "b": [1, 4]}, index=["x", "y"]))[["outcome"]]
+      outcome
+    x       P
+    y       N
+    """
     pd = require("pandas", "pandas")
     rules = rules_or_default(rules)
     array = np.asarray(heaps)
     if array.ndim != 2:
         raise ValueError(f"to_frame takes a 2-D array (positions x heaps), not {array.ndim}-D")
-    frame = pd.DataFrame(array, columns=[f"heap_{i}" for i in range(array.shape[1])])
+    index, columns = None, [f"heap_{i}" for i in range(array.shape[1])]
+    if isinstance(heaps, pd.DataFrame):
+        index, columns = heaps.index, list(heaps.columns)
+    frame = pd.DataFrame(array, index=index, columns=columns)
     frame["nim_sum"] = batch.nim_sum(array, rules, progress=progress)
     p = batch.is_p_position(array, rules, progress=progress)
     frame["outcome"] = pd.Categorical(np.where(p, "P", "N"), categories=["P", "N"])

@@ -166,8 +166,25 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
 
 
-def _seed(seed: int | None) -> int:
-    return random.SystemRandom().getrandbits(64) if seed is None else seed
+#: A seed: a whole number, None (fresh entropy), or a numpy Generator or SeedSequence
+#: to draw one from, as numpy and scikit-learn accept.
+Seed = int | np.integer[Any] | np.random.Generator | np.random.SeedSequence | None
+
+
+def seed_value(seed: Seed) -> int:
+    """A 64-bit seed from any ``Seed``."""
+    if seed is None:
+        return random.SystemRandom().getrandbits(64)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2**64, dtype=np.uint64))
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1, np.uint64)[0])
+    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(
+            "a seed is a whole number, None, or a numpy Generator or SeedSequence, "
+            f"not {type(seed).__name__}"
+        )
+    return int(seed)
 
 
 class ComputerPlayer:
@@ -175,10 +192,10 @@ class ComputerPlayer:
 
     _style: tuple[str, float]
 
-    def __init__(self, style: str, error_rate: float = 0.0, seed: int | None = None) -> None:
+    def __init__(self, style: str, error_rate: float = 0.0, seed: Seed = None) -> None:
         self._style = (style, error_rate)
         self._seed = seed
-        self._engine = _core.Player(style, error_rate, _seed(seed))
+        self._engine = _core.Player(style, error_rate, seed_value(seed))
 
     def choose(self, game: Game) -> Move | None:
         return self._engine.choose(game._state)
@@ -207,7 +224,7 @@ class PerfectPlayer(ComputerPlayer):
 class RandomPlayer(ComputerPlayer):
     """Plays a uniformly random legal move; reproducible with a seed."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: Seed = None) -> None:
         super().__init__("random", 0.0, seed)
 
     def __repr__(self) -> str:
@@ -218,7 +235,7 @@ class FalliblePlayer(ComputerPlayer):
     """Plays perfectly, except that with probability ``error_rate`` it plays a random
     legal move."""
 
-    def __init__(self, error_rate: float, seed: int | None = None) -> None:
+    def __init__(self, error_rate: float, seed: Seed = None) -> None:
         super().__init__("fallible", float(error_rate), seed)
         self.error_rate = float(error_rate)
 
@@ -247,25 +264,49 @@ class Simulation:
         )
 
 
+def _is_player_class(value: object) -> bool:
+    return isinstance(value, type) and issubclass(value, ComputerPlayer)
+
+
 def simulate(
     position: Position | Iterable[SupportsIndex],
     rules: Rules | None,
     player_a: ComputerPlayer,
     player_b: ComputerPlayer,
-    n_games: int,
-    seed: int = 0,
+    n_games: int = 1000,
+    seed: Seed = 0,
     max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Simulation:
     """Play ``n_games`` games from ``position``, player_a moving first, in Rust on all
     cores. The players' random choices come from streams derived from ``seed`` and
     the game number, so the result is reproducible whatever the thread count.
-    ``max_positions`` bounds the search of rules with no closed form, as for Game."""
+    ``max_positions`` bounds the search of rules with no closed form, as for Game.
+
+    >>> simulate([1, 2], None, PerfectPlayer(), RandomPlayer(), n_games=100).wins
+    (100, 0)
+    """
+    if isinstance(rules, ComputerPlayer) or _is_player_class(rules):
+        raise TypeError(
+            "simulate(position, rules, player_a, player_b, n_games): the second "
+            "argument is the rules (None for plain Nim), not a player, e.g. "
+            "simulate([1, 2], None, PerfectPlayer(), RandomPlayer(), 100)"
+        )
+    players: tuple[tuple[str, object], ...] = (("player_a", player_a), ("player_b", player_b))
+    for name, player in players:
+        if isinstance(player, type) and issubclass(player, ComputerPlayer):
+            kind = player.__name__
+            raise TypeError(f"{name} is the class {kind}; pass a player, e.g. {kind}()")
+        if not isinstance(player, ComputerPlayer):
+            raise TypeError(
+                f"{name} must be a ComputerPlayer (PerfectPlayer, RandomPlayer, "
+                f"FalliblePlayer), not {type(player).__name__}"
+            )
     rules = rules_or_default(rules)
     heaps = position.heaps if isinstance(position, Position) else position
     if n_games < 0:
         raise ValueError(f"n_games must not be negative, got {n_games}")
     wins, lengths, won = _core.simulate(
-        heaps, rules, player_a._style, player_b._style, n_games, seed, max_positions
+        heaps, rules, player_a._style, player_b._style, n_games, seed_value(seed), max_positions
     )
     share = tuple(w / n_games if n_games else 0.0 for w in won)
     return Simulation((wins[0], wins[1]), lengths, (share[0], share[1]))

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from typing import Any, SupportsIndex
 
 from ._extras import require
-from .position import Outcome, Position
+from ._svg import finish_svg
+from .position import Move, Outcome, Position
 from .rules import Rules, rules_or_default
 
 
@@ -19,10 +20,22 @@ def game_graph(
     max_nodes: int = 100_000,
 ) -> Any:
     """A networkx DiGraph of every position reachable from ``position``, an edge per
-    move. Nodes are Positions carrying ``outcome`` (the kernel is the set of
-    P-positions), ``nim_sum``, ``grundy`` and ``objects``. With ``symmetric``, heap
-    order is ignored (positions are sorted), which needs rules that treat every heap
-    alike. Raises ValueError naming the size if it would pass ``max_nodes``."""
+    move. Nodes are Positions carrying ``outcome`` ("P" or "N", equal to
+    ``Outcome.P`` and ``Outcome.N``), ``nim_sum`` and ``objects``; edges carry the
+    move: ``move`` (in words), ``heap`` (numbered in the node's own order), ``take``
+    and, for a split, ``into`` (the sizes left, space-separated). Attributes are plain
+    strings and integers, so ``nx.write_graphml`` and friends can save the graph.
+    With ``symmetric``, heap order is ignored (positions are sorted), which needs
+    rules that treat every heap alike. Raises ValueError naming the size if it would
+    pass ``max_nodes``.
+
+    >>> import networkx as nx
+    >>> graph = game_graph([1, 2])
+    >>> graph.nodes[Position([1, 2])]["outcome"], graph.number_of_edges()
+    ('N', 7)
+    >>> graph.edges[Position([1, 2]), Position([1, 1])]["move"]
+    'take 1 from heap 1'
+    """
     nx = require("networkx", "graph")
     rules = rules_or_default(rules)
     start = position if isinstance(position, Position) else Position(position)
@@ -37,6 +50,7 @@ def game_graph(
     frontier = [start]
     while frontier:
         current = frontier.pop()
+        node = key(current)
         for move in current.moves(rules):
             after = current.after(move, rules)
             child = key(after)
@@ -49,15 +63,26 @@ def game_graph(
                 graph.add_node(child)
                 reached[child] = after
                 frontier.append(after)
-            graph.add_edge(key(current), child)
+            if not graph.has_edge(node, child):
+                graph.add_edge(node, child, **_edge(move, current, node))
     for node in graph.nodes:
         graph.nodes[node].update(
-            outcome=reached[node].outcome(rules),
+            outcome=reached[node].outcome(rules).value,
             nim_sum=node.nim_sum(rules),
-            grundy=node.grundy(rules),
             objects=sum(node),
         )
     return graph
+
+
+def _edge(move: Move, reached: Position, node: Position) -> dict[str, Any]:
+    """A move's edge attributes, its heap numbered as in ``node`` (``reached`` sorted,
+    or the same)."""
+    heap = node.heaps.index(reached[move.heap]) if node is not reached else move.heap
+    moved = Move(heap, move.take, move.into)
+    attributes: dict[str, Any] = {"move": str(moved), "heap": heap, "take": move.take}
+    if move.into is not None:
+        attributes["into"] = " ".join(map(str, move.into))
+    return attributes
 
 
 def draw_game_graph(
@@ -67,7 +92,10 @@ def draw_game_graph(
     max_nodes: int = 400,
 ) -> GraphPicture:
     """An SVG picture of the game graph: positions in columns by objects left (the
-    start on the left, the end on the right), P-positions (the kernel) highlighted."""
+    start on the left, the end on the right), P-positions highlighted, the rules in
+    the title. (In normal play the P-positions are the graph's kernel; in misère play
+    they are not: a position with no move is N there.)"""
+    rules = rules_or_default(rules)
     graph = game_graph(position, rules, symmetric, max_nodes)
     columns: dict[int, list[Position]] = {}
     for node in sorted(graph.nodes, key=lambda p: tuple(p)):
@@ -75,19 +103,21 @@ def draw_game_graph(
     most = max(columns)
     step_x, step_y, width_node = 96, 28, 80
     tallest = max(len(c) for c in columns.values())
-    width, height = (most + 1) * step_x + 16, tallest * step_y + 40
+    kernel = "" if rules.misere else ", the kernel"
+    titles = [
+        f"{rules.describe()}",
+        f"objects left: more on the left; P-positions (the player to move loses{kernel}) "
+        "in amber",
+    ]
+    top = 16 * len(titles) + 14
+    width = max((most + 1) * step_x + 16, 8 + 7 * max(map(len, titles)))
+    height = tallest * step_y + top + 10
     place = {
-        node: (8 + (most - objects) * step_x, 30 + i * step_y)
+        node: (8 + (most - objects) * step_x, top + i * step_y)
         for objects, nodes in columns.items()
         for i, node in enumerate(nodes)
     }
-    svg = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        width=str(width),
-        height=str(height),
-        viewBox=f"0 0 {width} {height}",
-    )
+    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg")
     for a, b in graph.edges:
         (x1, y1), (x2, y2) = place[a], place[b]
         ET.SubElement(
@@ -100,7 +130,7 @@ def draw_game_graph(
             stroke="#bbb",
         )
     for node, (x, y) in place.items():
-        kernel = graph.nodes[node]["outcome"] is Outcome.P
+        p = graph.nodes[node]["outcome"] == Outcome.P
         box = ET.SubElement(
             svg,
             "rect",
@@ -109,17 +139,20 @@ def draw_game_graph(
             width=str(width_node),
             height="18",
             rx="4",
-            fill="#f2b33d" if kernel else "#e8eefb",
+            fill="#f2b33d" if p else "#e8eefb",
             stroke="#222",
         )
-        box.set("class", "kernel" if kernel else "position")
+        box.set("class", "p-position" if p else "n-position")
         label = ET.SubElement(
             svg, "text", x=str(x + 4), y=str(y + 13), style="font-family:sans-serif;font-size:11px"
         )
         label.text = " ".join(map(str, node)) or "()"
-    title = ET.SubElement(svg, "text", x="8", y="16", style="font-family:sans-serif;font-size:12px")
-    title.text = "objects left: more on the left; P-positions (the kernel) in amber"
-    return GraphPicture(ET.tostring(svg, encoding="unicode"), graph)
+    for i, text in enumerate(titles):
+        title = ET.SubElement(
+            svg, "text", x="8", y=str(16 + 16 * i), style="font-family:sans-serif;font-size:12px"
+        )
+        title.text = text
+    return GraphPicture(finish_svg(svg, width, height), graph)
 
 
 class GraphPicture:

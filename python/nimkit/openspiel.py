@@ -4,8 +4,16 @@ OpenSpiel numbers the action "take t from pile p" (both from 1 in its text, the 
 from 0 here) as ``(t - 1) * piles + p``. Its nim has no take limit, so only plain
 Nim in normal or misère play converts.
 
+Marienbad (1 3 5 7, misère) is lost for the first player: a random first player
+against the perfect bot loses.
+
 >>> game = pyspiel.load_game("nim", {"pile_sizes": "1;3;5;7", "is_misere": True})
->>> bots = [PerfectBot(game), pyspiel.make_uniform_random_bot(1, seed=0)]
+>>> bots = [pyspiel.make_uniform_random_bot(0, 42), PerfectBot(game)]
+>>> state = game.new_initial_state()
+>>> while not state.is_terminal():
+...     state.apply_action(bots[state.current_player()].step(state))
+>>> state.returns()
+[-1.0, 1.0]
 """
 
 from __future__ import annotations

@@ -1,7 +1,13 @@
-"""Pictures of outcomes and Grundy values over 2-heap slices (the ``plot`` extra)."""
+"""Pictures of outcomes and Grundy values over 2-heap slices (the ``plot`` extra).
+
+>>> ax = grundy_map(7, 7, Rules(max_take=3))
+>>> int(ax.images[0].get_array()[5, 2])  # (5 mod 4) xor (2 mod 4)
+3
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,14 +32,25 @@ def _slice(size_a: int, size_b: int, others: Sequence[int]) -> np.ndarray[Any, A
     return np.stack([a, b, *fixed], axis=-1)
 
 
-def _draw(values: np.ndarray[Any, Any], ax: Any, cmap: str, title: str) -> Any:
-    """Show a heap a by heap b map on ``ax`` (a new figure when None)."""
+#: Up to how many distinct nim-sums a map gets one colour per value.
+MAX_DISCRETE = 64
+
+
+def _draw(values: np.ndarray[Any, Any], ax: Any, cmap: str, title: str, norm: Any = None) -> Any:
+    """Show a heap a by heap b map on ``ax`` (a new figure when None; its constrained
+    layout keeps the title clear of a colour bar), with whole-number ticks."""
     plt = require("matplotlib.pyplot", "plot")
-    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
-    image = ax.imshow(values, cmap=cmap, origin="lower", interpolation="nearest")
+    from matplotlib.ticker import MaxNLocator
+
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5), layout="constrained")[1]
+    image = ax.imshow(values, cmap=cmap, norm=norm, origin="lower", interpolation="nearest")
     ax.set_xlabel("heap b")
     ax.set_ylabel("heap a")
-    ax.set_title(title, fontsize=9)
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
+    # Wrapped to the map's width, so that a long rule stays clear of a colour bar.
+    lines = [textwrap.fill(line, 50) for line in title.splitlines()]
+    ax.set_title("\n".join(lines), fontsize=9)
     return ax, image
 
 
@@ -61,7 +78,16 @@ def grundy_map(
 ) -> Any:
     """The nim-sum over a 2-heap slice (heap a by heap b, the others fixed)."""
     rules = rules_or_default(rules)
+    from matplotlib.colors import BoundaryNorm
+    from matplotlib.ticker import MaxNLocator
+
     sums = batch.nim_sum(_slice(size_a, size_b, others), rules)
-    ax, image = _draw(sums, ax, "viridis", f"nim-sum\n{rules}")
-    ax.figure.colorbar(image, ax=ax, label="nim-sum")
+    top = int(sums.max()) if sums.size else 0
+    # Whole numbers: one colour per value (bands centred on each), while few.
+    norm = BoundaryNorm(np.arange(top + 2) - 0.5, 256) if top < MAX_DISCRETE else None
+    fixed = f", others {tuple(others)}" if others else ""
+    ax, image = _draw(sums, ax, "viridis", f"nim-sum{fixed}\n{rules}", norm)
+    bar = ax.figure.colorbar(image, ax=ax, label="nim-sum")
+    bar.locator = MaxNLocator(integer=True)
+    bar.update_ticks()
     return ax

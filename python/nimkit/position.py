@@ -11,11 +11,27 @@ from . import _core
 MAX_LISTED_MOVES: int = _core.MAX_LISTED_MOVES
 
 
-class Outcome(enum.Enum):
-    """Who wins with perfect play: P (the previous player) or N (the next player)."""
+class Outcome(str, enum.Enum):
+    """Who wins with perfect play: P (the previous player) or N (the next player).
+
+    An outcome equals its letter, and is neither true nor false (ask
+    ``player_to_move_wins``):
+
+    >>> Outcome.P == "P", Outcome("N") is Outcome.N, str(Outcome.N)
+    (True, True, 'N')
+    """
 
     P = "P"
     N = "N"
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "an Outcome is neither true nor false: compare it with Outcome.P or "
+            "Outcome.N, or ask outcome.player_to_move_wins"
+        )
+
+    def __str__(self) -> str:
+        return self.value
 
     @property
     def player_to_move_wins(self) -> bool:

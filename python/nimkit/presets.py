@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .game import Seed, seed_value
 from .position import Position
 from .rules import Rules
 
@@ -101,7 +102,7 @@ def random_board(
     heaps: tuple[int, int] = (3, 5),
     sizes: tuple[int, int] = (1, 9),
     rules: Rules | None = None,
-    seed: int | None = None,
+    seed: Seed = None,
 ) -> Variant:
     """A random board: between ``heaps[0]`` and ``heaps[1]`` heaps, each of a size
     between ``sizes[0]`` and ``sizes[1]`` (inclusive), reproducible with ``seed``."""
@@ -110,6 +111,6 @@ def random_board(
         raise ValueError(f"heaps must be a range (low, high) with 0 <= low <= high, got {heaps}")
     if not 0 <= sizes[0] <= sizes[1]:
         raise ValueError(f"sizes must be a range (low, high) with 0 <= low <= high, got {sizes}")
-    rng = random.Random(seed)
+    rng = random.Random(None if seed is None else seed_value(seed))
     position = Position(rng.randint(*sizes) for _ in range(rng.randint(low, high)))
     return Variant("random", f"random board, seed {seed}", position, rules or Rules())

@@ -1,4 +1,13 @@
-"""Notebook display of misère quotients (``MisereQuotient._repr_html_``)."""
+"""Notebook display of misère quotients (``MisereQuotient._repr_html_``), and the
+genus of a heap.
+
+>>> from nimkit import TakeAndBreak
+>>> q = TakeAndBreak("0.75").misere_quotient()
+>>> q.order, q.is_stable
+(8, True)
+>>> "<table" in q._repr_html_()
+True
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,19 @@
-"""Interactive play in Jupyter with ipywidgets (the ``notebook`` extra)."""
+"""Interactive play in Jupyter with ipywidgets (the ``notebook`` extra).
+
+The board is driven by clicks, or from code exactly as clicks drive it:
+
+>>> from nimkit import PerfectPlayer
+>>> board = play([1, 2], opponent=PerfectPlayer())
+>>> board.heap.value, board.take.value = 1, "1"
+>>> board.move_button.click()
+>>> board.game.history
+[Move(heap=1, take=1), Move(heap=0, take=1)]
+"""
 
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Iterable
 from typing import Any, SupportsIndex
 
@@ -10,13 +21,16 @@ from ._extras import require
 from ._svg import game_svg
 from .game import ComputerPlayer, Game, PerfectPlayer
 from .position import Move, Position
-from .presets import VARIANTS, Variant
+from .presets import Variant
+from .presets import variant as preset
 from .rules import Rules
 
 
 class PlayWidget:
     """A board against a computer player: the picture, a heap chooser, a take chooser
-    and the buttons Move, Hint, Undo and New game. You are player 0.
+    and the buttons Move, Hint, Undo and New game; Enter in the take or split box
+    moves too. You are player 0 (named "you" on the board). A take the rules do not
+    allow is refused with the reason, never changed into another move.
 
     The widgets are attributes (``heap``, ``take``, ``move_button``, ...), so a
     script or a test can drive the board exactly as clicks do.
@@ -33,9 +47,13 @@ class PlayWidget:
         self.board = ipw.HTML()
         self.status = ipw.HTML()
         self.heap = ipw.Dropdown(description="heap")
-        self.take = ipw.BoundedIntText(value=1, min=1, max=1, description="take")
+        # Text, not a bounded number box: a bounded box silently changes a take it
+        # does not allow into one it does (4 under "at most 3" would play 3).
+        self.take = ipw.Text(value="1", description="take")
         # Take-and-break codes: the sizes of the heaps a split leaves, e.g. "3 4".
         self.into = ipw.Text(value="", placeholder="e.g. 3 4", description="split into")
+        for box in (self.take, self.into):
+            _on_enter(box, self.move)
         self.move_button = ipw.Button(description="Move", button_style="primary")
         self.hint_button = ipw.Button(description="Hint")
         self.undo_button = ipw.Button(description="Undo")
@@ -44,7 +62,6 @@ class PlayWidget:
         self.hint_button.on_click(lambda _: self.hint())
         self.undo_button.on_click(lambda _: self.undo())
         self.new_button.on_click(lambda _: self.new_game())
-        self.heap.observe(lambda _: self._limit_take(), names="value")
         splits = variant.rules.splits
         controls = ipw.HBox(
             [self.heap, self.take, *([self.into] if splits else []), self.move_button]
@@ -67,11 +84,9 @@ class PlayWidget:
             return self._show("The game is over: start a new one.")
         try:
             if move is None:
-                text = self.into.value.replace(",", " ").replace("+", " ")
-                into = [int(part) for part in text.split()]
-                move = Move(self.heap.value, self.take.value, into or None)
+                move = self._chosen()
             self.game.push(move)
-        except ValueError as err:
+        except (ValueError, OverflowError) as err:
             return self._show(f"Not allowed: {err}")
         reply = self._computer_turn()
         self._show(f"The computer plays {reply}." if reply else "")
@@ -103,28 +118,26 @@ class PlayWidget:
                 self.game.push(reply)
         return reply
 
-    def _limit_take(self) -> None:
+    def _chosen(self) -> Move:
+        """The move the heap, take and split boxes describe."""
         if self.heap.value is None:
-            return
-        size = self.game.position[self.heap.value]
-        rules = self.game.rules
-        limit: Any = rules.max_take if rules.take is None else rules.take
-        if rules.heap_rule is not None:
-            limit = rules.heap_rule.max_take
-            # A digit before the point splits without taking.
-            self.take.min = 0 if not rules.heap_rule.code.startswith("0") else 1
-        if isinstance(limit, tuple):
-            limit = limit[self.heap.value]
-        if isinstance(limit, frozenset):
-            limit = max(limit)  # the core explains a take outside the set
-        self.take.max = max(self.take.min, min(size, limit) if limit is not None else size)
+            raise ValueError("no heap is left to take from")
+        try:
+            take = int(self.take.value.strip())
+        except ValueError:
+            raise ValueError(f"a take is a whole number, not {self.take.value!r}") from None
+        text = self.into.value.replace(",", " ").replace("+", " ")
+        try:
+            into = [int(part) for part in text.split()]
+        except ValueError:
+            raise ValueError(f"split into whole numbers, not {self.into.value!r}") from None
+        return Move(self.heap.value, take, into or None)
 
     def _show(self, message: str) -> None:
-        self.board.value = game_svg(self.game)
+        self.board.value = game_svg(self.game, ("you", "the computer"))
         movable = [(f"heap {i} ({n})", i) for i, n in enumerate(self.game.position) if n]
         self.heap.options = movable
         self.heap.value = movable[0][1] if movable else None
-        self._limit_take()
         if self.game.is_over:
             winner = "You win!" if self.game.winner == 0 else "The computer wins."
             review = "".join(f"<br>{html.escape(str(m))}" for m in self.game.review())
@@ -133,6 +146,15 @@ class PlayWidget:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _on_enter(box: Any, action: Any) -> None:
+    """Run ``action`` when Enter is pressed in a text box. ipywidgets 8 marks
+    ``on_submit`` deprecated, but its replacement (observing the value) also fires
+    when the box merely loses focus, which would play a move on a click elsewhere."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        box.on_submit(lambda _: action())
 
 
 def play(
@@ -144,7 +166,7 @@ def play(
     """An interactive board: a preset (or its name) or a position, against
     ``opponent`` (default: PerfectPlayer)."""
     if isinstance(variant_or_position, str):
-        variant = VARIANTS[variant_or_position]
+        variant = preset(variant_or_position)
     elif isinstance(variant_or_position, Variant):
         variant = variant_or_position
     else:

@@ -1,0 +1,98 @@
+"""The documentation runs: every docstring example, every Python block of the README,
+and every command sample of the README gives exactly the output it shows."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nimkit
+
+README = Path(__file__).parents[1] / "README.md"
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.DOTALL | re.MULTILINE)
+
+
+def readme_blocks(language: str) -> list[str]:
+    return [code for lang, code in BLOCK.findall(README.read_text()) if lang == language]
+
+
+def modules() -> list[str]:
+    names = [info.name for info in pkgutil.walk_packages(nimkit.__path__, "nimkit.")]
+    # __main__ runs the command line when imported.
+    return ["nimkit", *sorted(name for name in names if name != "nimkit.__main__")]
+
+
+@pytest.mark.parametrize("name", modules())
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(module, name):
+        runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} docstring examples of {name} failed"
+
+
+def test_native_docstring_examples():
+    """The native classes' examples (doctest's finder skips extension types)."""
+    from nimkit import _core
+
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    globs = {**vars(_core), "nk": nimkit}
+    found = 0
+    for class_name, cls in vars(_core).items():
+        if not isinstance(cls, type):
+            continue
+        for attr_name, attr in [("", cls), *vars(cls).items()]:
+            doc = getattr(attr, "__doc__", None)
+            if isinstance(doc, str) and ">>>" in doc:
+                name = f"nimkit._core.{class_name}.{attr_name}".rstrip(".")
+                runner.run(parser.get_doctest(doc, dict(globs), name, None, 0))
+                found += 1
+    assert found >= 4
+    assert runner.failures == 0
+
+
+def test_every_public_module_has_examples():
+    # The examples are the documentation's: a module with none is a gap.
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    tried = {
+        name: sum(len(test.examples) for test in finder.find(importlib.import_module(name)))
+        for name in modules()
+    }
+    public = [name for name in tried if not name.startswith("nimkit._")]
+    missing = [name for name in public if not tried[name]]
+    assert not missing, f"public modules without a docstring example: {missing}"
+
+
+def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)  # blocks that write files write them here
+    namespace: dict[str, object] = {}
+    blocks = readme_blocks("python")
+    assert len(blocks) > 10
+    for number, code in enumerate(blocks, 1):
+        exec(compile(code, f"README.md, Python block {number}", "exec"), namespace)
+
+
+def test_readme_command_samples_are_what_the_commands_print():
+    samples = [block for block in readme_blocks("text") if block.startswith("$ nimkit ")]
+    assert samples
+    for sample in samples:
+        command, _, shown = sample.partition("\n")
+        args = shlex.split(command.removeprefix("$ nimkit "))
+        result = subprocess.run(
+            [sys.executable, "-m", "nimkit", *args], capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.rstrip() == shown.rstrip(), command
