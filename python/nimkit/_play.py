@@ -7,6 +7,7 @@ from collections.abc import Callable
 from .game import ComputerPlayer, Game
 from .position import Move, Outcome
 from .presets import Variant
+from .rules import DEFAULT_MAX_POSITIONS
 
 HELP = (
     "Enter HEAP TAKE (heaps are numbered from 0), or HEAP TAKE A B to split what is left "
@@ -59,16 +60,19 @@ def play(
     human_first: bool | None,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Game:
-    """Play one game; ``human_first=None`` lets the player choose to start or pass."""
+    """Play one game; ``human_first=None`` lets the player choose to start or pass.
+    ``max_positions`` bounds the search of rules with no closed form."""
     say(f"{variant.name}: {variant.description}")
     say(f"Rules: {variant.rules}.")
     say(HELP)
     if human_first is None:
-        say(board(Game(variant.position, variant.rules)))
+        say(board(Game(variant.position, variant.rules, max_positions=max_positions)))
         answer = ask("Do you want to move first? [y/n] ").strip().lower()
         human_first = not answer.startswith("n")
-    game = Game(variant.position, variant.rules, first=0 if human_first else 1)
+    first = 0 if human_first else 1
+    game = Game(variant.position, variant.rules, first=first, max_positions=max_positions)
     while not game.is_over:
         say("")
         say(board(game))

@@ -210,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
         help="decide at the board whether to start or to pass",
     )
     play_cmd.add_argument("--seed", type=int, default=None, help="seed of the computer's dice")
+    _add_max_positions(play_cmd)
 
     grundy_cmd = commands.add_parser(
         "grundy",
@@ -339,7 +340,7 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
     opponent = ComputerPlayer(kind, rate, args.seed)
     human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
     try:
-        play(chosen, opponent, human_first)
+        play(chosen, opponent, human_first, max_positions=args.max_positions)
     except (EOFError, KeyboardInterrupt):
         print("\nGoodbye.")
     return 0
@@ -373,10 +374,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "period":
         return _period(args)
     rules = _rules(args)
-    if args.command == "play":
-        return _play(args, rules)
     if args.max_positions < 0:
         raise ValueError(f"--max-positions must not be negative, got {args.max_positions}")
+    if args.command == "play":
+        return _play(args, rules)
     if args.command == "classify":
         from ._classify import classify_file
 
