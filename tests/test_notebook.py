@@ -62,6 +62,7 @@ def test_game_draws_board_and_moves():
     root = parse(game._repr_svg_())
     assert "1. player 0: take 2 from heap 0" in texts(root)
     assert "Player 1 to move" in texts(root)
+    assert "rules: normal play (taking the last object wins), no take limit" in texts(root)
 
 
 def test_pictures_read_on_dark_backgrounds_and_state_the_rules():

@@ -219,8 +219,8 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
 
 
 def game_svg(game: Game, names: tuple[str, str] = ("player 0", "player 1")) -> str:
-    """The board, whose turn it is (or who won), and the move list; ``names`` are the
-    players' (player 0 first)."""
+    """The board, whose turn it is (or who won), the rules, and the move list;
+    ``names`` are the players' (player 0 first)."""
     position = game.position
     history: Iterable[Move] = game.history
     lines = [f"{i + 1}. {names[game.first ^ (i % 2)]}: {move}" for i, move in enumerate(history)]
@@ -229,12 +229,14 @@ def game_svg(game: Game, names: tuple[str, str] = ("player 0", "player 1")) -> s
     else:
         status = f"{names[game.turn]} to move"
     status = status[0].upper() + status[1:]
+    rules = f"rules: {game.rules.describe()}"
     top = max(len(position), 1) * ROW + 12
-    height = top + 20 + 16 * len(lines) + 8
+    height = top + 36 + 16 * len(lines) + 8
     svg = _svg(1, height)
     width = _board(svg, position, {}, 4)
     _text(svg, 4, top + 8, status, fill=INK, **{"font-weight": "bold"})
+    _text(svg, 4, top + 24, rules, fill=INK)
     for i, line in enumerate(lines):
-        _text(svg, 4, top + 26 + 16 * i, line, fill=INK)
-    width = max(width, 8 + 7 * max([len(status), *map(len, lines)]))
+        _text(svg, 4, top + 42 + 16 * i, line, fill=INK)
+    width = max(width, 8 + 7 * max([len(status), len(rules), *map(len, lines)]))
     return finish_svg(svg, width, height)
