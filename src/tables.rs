@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::interrupt::Poll;
 use crate::rules::{Rules, Take};
@@ -122,6 +123,15 @@ fn merge(mut intervals: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
 /// of a flat vector (`bounds.len()` values per position).
 pub fn p_positions(bounds: &[u64], rules: &Rules) -> Result<Vec<u64>> {
     let heaps = heaps(bounds, rules)?;
+    // The whole table is reserved before the walk, fallibly: grown as it goes, a
+    // table larger than memory would be touched page by page until the system
+    // kills the process.
+    let cells = u64::try_from(count_p_positions(bounds, rules)?)
+        .ok()
+        .and_then(|rows| rows.checked_mul(heaps.len() as u64))
+        .and_then(|cells| usize::try_from(cells).ok())
+        .ok_or(Error::OutOfMemory { bytes: u128::MAX })?;
+    let out = alloc::with_capacity(cells)?;
     // reach[i]: the largest XOR the Grundy values of heaps i.. can make.
     let mut reach = vec![0u64; heaps.len() + 1];
     for i in (0..heaps.len()).rev() {
@@ -132,9 +142,11 @@ pub fn p_positions(bounds: &[u64], rules: &Rules) -> Result<Vec<u64>> {
         reach: &reach,
         misere: rules.is_misere(),
         prefix: Vec::with_capacity(heaps.len()),
-        out: Vec::new(),
+        out,
+        poll: Poll::default(),
     };
-    walk.descend(0, 0, false);
+    walk.descend(0, 0, false)?;
+    debug_assert_eq!(walk.out.len(), cells, "the walk lists what was counted");
     Ok(walk.out)
 }
 
@@ -144,17 +156,20 @@ struct Walk<'a> {
     misere: bool,
     prefix: Vec<u64>,
     out: Vec<u64>,
+    poll: Poll,
 }
 
 impl Walk<'_> {
     /// Extend the prefix (Grundy XOR `x`, `big`: some Grundy value over 1) by every
-    /// value of heap `i` from which a P-position can still be completed.
-    fn descend(&mut self, i: usize, x: u64, big: bool) {
+    /// value of heap `i` from which a P-position can still be completed. The depth
+    /// is the heap count, at most `MAX_TABLE_HEAPS`.
+    fn descend(&mut self, i: usize, x: u64, big: bool) -> Result<()> {
+        self.poll.tick()?;
         let Some(&heap) = self.heaps.get(i) else {
             if theory::is_p(x, big, self.misere) {
                 self.out.extend_from_slice(&self.prefix);
             }
-            return;
+            return Ok(());
         };
         // Normal play, and misère once a Grundy value exceeds 1: the XOR must reach 0.
         let mut wanted = targets(x, self.reach[i + 1], heap.top());
@@ -172,7 +187,7 @@ impl Walk<'_> {
                         break;
                     };
                     self.prefix.push(n);
-                    self.descend(i + 1, x ^ g, big || g > 1);
+                    self.descend(i + 1, x ^ g, big || g > 1)?;
                     self.prefix.pop();
                 }
             }
@@ -181,6 +196,7 @@ impl Walk<'_> {
                 _ => break,
             }
         }
+        Ok(())
     }
 }
 

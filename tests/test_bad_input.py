@@ -221,6 +221,8 @@ def test_readme_table_matches_the_matrix():
             [1, 2], None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=2**64 - 1
         ),
         lambda: nk.solve([10**12], max_positions=10**13, remoteness=False),
+        # 10**8 rows (within max_rows) of 100 heaps: 80 GB, reserved before the walk.
+        lambda: nk.p_positions([0] * 98 + [10**8 - 1] * 2),
     ],
 )
 def test_requests_too_large_for_memory_are_memory_errors(call):

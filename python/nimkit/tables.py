@@ -53,7 +53,8 @@ def p_positions(
 
     ``bounds`` is one bound per heap, or one bound for all with ``n_heaps``. Returns a
     (count, heaps) uint64 array, built in time proportional to its length (not by
-    filtering the box). Raises ValueError rather than build more than ``max_rows``.
+    filtering the box). Raises ValueError rather than build more than ``max_rows``,
+    and MemoryError when the table (rows x heaps x 8 bytes) cannot be reserved.
 
     >>> p_positions(3, n_heaps=2)
     array([[0, 0],
