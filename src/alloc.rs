@@ -19,7 +19,13 @@ pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
 /// Room for one more element of a vector that grows as a search goes (amortised:
 /// the capacity doubles when it runs out).
 pub fn grow<T>(v: &mut Vec<T>) -> Result<()> {
-    v.try_reserve(1).map_err(|_| too_large::<T>(v.len() + 1))
+    grow_by(v, 1)
+}
+
+/// Room for `more` elements, as `grow`.
+pub fn grow_by<T>(v: &mut Vec<T>, more: usize) -> Result<()> {
+    v.try_reserve(more)
+        .map_err(|_| too_large::<T>(v.len().saturating_add(more)))
 }
 
 pub fn too_large<T>(len: usize) -> Error {

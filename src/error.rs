@@ -161,6 +161,13 @@ pub enum Error {
     MultisetSearchTooLarge { start: Vec<u64>, limit: u64 },
 
     #[error(
+        "misère play of this take-and-break code has no closed form; solving by search \
+         weighs more than {limit} moves below {start:?} (about 40 s of work; each \
+         position of a total of n has about n options)"
+    )]
+    MultisetTooManyMoves { start: Vec<u64>, limit: u64 },
+
+    #[error(
         "the misère quotient could not be extended to heap {heap}: a candidate had \
          {size} elements, more than the {limit} allowed (the quotient may be infinite \
          or too large); heaps up to {} are solved",

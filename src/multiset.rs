@@ -7,8 +7,10 @@
 //! some move reaches P), children before parents, by a depth-first walk with an
 //! explicit stack. Moves lower the total or, taking nothing, raise the heap count
 //! at the same total, so the walk has no cycles.
-use std::collections::HashMap;
+use std::convert::Infallible;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use crate::alloc;
 use crate::error::{Error, Result};
@@ -18,11 +20,31 @@ use crate::rules::{Rules, Take};
 use crate::search::{advance, checked_box_size};
 use crate::theory::Outcome;
 
+/// The most moves one search weighs: about 40 s of work (release build, 3.4 million
+/// moves a second), where `max_positions` alone would allow hours when positions have
+/// many options (a split of a heap of n has about n / 2 ways).
+pub const MAX_MULTISET_MOVES: u64 = 1 << 27;
+
+/// Why a walk stopped early.
+enum Stop {
+    /// More positions than `max_positions`.
+    Positions,
+    /// More moves than `MAX_MULTISET_MOVES`.
+    Moves,
+    Failed(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(err: Error) -> Self {
+        Stop::Failed(err)
+    }
+}
+
 /// Outcomes of every position reachable from a start, under one rule for all heaps.
 #[derive(Debug, Clone)]
 pub struct MultisetSolution {
     rules: Rules,
-    index: HashMap<Arc<[u64]>, u32>,
+    index: FxHashMap<Arc<[u64]>, u32>,
     /// Positions by id, and whether each is P.
     keys: Vec<Arc<[u64]>>,
     is_p: Vec<bool>,
@@ -30,13 +52,35 @@ pub struct MultisetSolution {
     order: Vec<u32>,
 }
 
-/// One position being labelled: the next option to look at, and what is known.
+/// One position being labelled: its children (keys `first..end` of the walk's
+/// `Children`), the next to look at, and what is known.
 struct Frame {
     id: u32,
-    heap: usize,
-    option: u64,
-    has_move: bool,
+    first: usize,
+    next: usize,
+    end: usize,
     reaches_p: bool,
+}
+
+/// The child keys of the positions on the walk's stack, one flat list: a frame's
+/// children are pushed when it starts and dropped when it ends.
+#[derive(Default)]
+struct Children {
+    heaps: Vec<u64>,
+    /// Where each key ends in `heaps`.
+    ends: Vec<usize>,
+}
+
+impl Children {
+    fn key(&self, i: usize) -> &[u64] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.heaps[start..self.ends[i]]
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.ends.truncate(len);
+        self.heaps.truncate(self.ends.last().copied().unwrap_or(0));
+    }
 }
 
 impl MultisetSolution {
@@ -55,12 +99,13 @@ impl MultisetSolution {
     ) -> Result<Self> {
         let mut solution = MultisetSolution {
             rules: rules.clone(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             keys: Vec::new(),
             is_p: Vec::new(),
             order: Vec::new(),
         };
         let mut resolved: Vec<bool> = Vec::new();
+        let mut moves_left = MAX_MULTISET_MOVES;
         for start in starts {
             rules.check_position(&start)?;
             let key = canonical(start.iter().copied(), rules.take_for(0));
@@ -76,30 +121,39 @@ impl MultisetSolution {
             }
             let root = solution.insert(key, &mut resolved)?;
             solution
-                .label_from(root, &mut resolved, max_positions)
-                .map_err(|e| e.unwrap_or_else(too_large))?;
+                .label_from(root, &mut resolved, max_positions, &mut moves_left)
+                .map_err(|stop| match stop {
+                    Stop::Positions => too_large(),
+                    Stop::Moves => Error::MultisetTooManyMoves {
+                        start: start.clone(),
+                        limit: MAX_MULTISET_MOVES,
+                    },
+                    Stop::Failed(err) => err,
+                })?;
         }
         Ok(solution)
     }
 
-    /// Label `root` and every unlabelled position below it, children first. `Err(None)`
-    /// when that would hold more than `max_positions` positions.
+    /// Label `root` and every unlabelled position below it, children first, weighing
+    /// at most `moves_left` moves (counted down) and holding at most `max_positions`.
     fn label_from(
         &mut self,
         root: u32,
         resolved: &mut Vec<bool>,
         max_positions: u64,
-    ) -> std::result::Result<(), Option<Error>> {
+        moves_left: &mut u64,
+    ) -> std::result::Result<(), Stop> {
         // A handle on the rules (cheap: they are shared) while positions are added.
         let rules = self.rules.clone();
         let (take, misere) = (rules.take_for(0), rules.is_misere());
-        let mut stack = vec![Frame::new(root)];
+        let mut children = Children::default();
+        let mut stack = vec![self.frame(root, take, &mut children, moves_left)?];
         let mut poll = Poll::default();
         while let Some(frame) = stack.last_mut() {
-            poll.tick().map_err(Some)?;
-            let heaps = Arc::clone(&self.keys[frame.id as usize]);
-            let Some((heap, option)) = next_option(&heaps, take, frame) else {
-                let p = if frame.has_move {
+            poll.tick()?;
+            if frame.next == frame.end {
+                // No move: P in normal play, N in misère.
+                let p = if frame.end > frame.first {
                     !frame.reaches_p
                 } else {
                     !misere
@@ -107,28 +161,59 @@ impl MultisetSolution {
                 self.is_p[frame.id as usize] = p;
                 resolved[frame.id as usize] = true;
                 self.order.push(frame.id);
+                children.truncate(frame.first);
                 stack.pop();
                 continue;
-            };
-            frame.has_move = true;
-            let child = canonical(after(&heaps, heap, &option), take);
-            match self.index.get(&child[..]) {
+            }
+            let key = children.key(frame.next);
+            match self.index.get(key) {
                 Some(&id) if resolved[id as usize] => {
                     frame.reaches_p |= self.is_p[id as usize];
-                    frame.option += 1;
+                    frame.next += 1;
                 }
                 Some(_) => unreachable!("moves never return to a position being labelled"),
                 None => {
                     if self.keys.len() as u64 >= max_positions {
-                        return Err(None);
+                        return Err(Stop::Positions);
                     }
-                    let id = self.insert(child, resolved).map_err(Some)?;
-                    alloc::grow(&mut stack).map_err(Some)?;
-                    stack.push(Frame::new(id));
+                    let key = key.to_vec();
+                    let id = self.insert(key, resolved)?;
+                    let frame = self.frame(id, take, &mut children, moves_left)?;
+                    alloc::grow(&mut stack)?;
+                    stack.push(frame);
                 }
             }
         }
         Ok(())
+    }
+
+    /// A frame for position `id`, its children pushed on `children`.
+    fn frame(
+        &self,
+        id: u32,
+        take: Take<'_>,
+        children: &mut Children,
+        moves_left: &mut u64,
+    ) -> std::result::Result<Frame, Stop> {
+        let heaps = &self.keys[id as usize];
+        // Weighed before they are listed: one heap may have very many options.
+        let moves = distinct(heaps).fold(0u64, |sum, n| sum.saturating_add(take.count(n)));
+        *moves_left = moves_left.checked_sub(moves).ok_or(Stop::Moves)?;
+        let first = children.ends.len();
+        for_each_child(heaps, take, |key| {
+            alloc::grow_by(&mut children.heaps, key.len())?;
+            alloc::grow(&mut children.ends)?;
+            children.heaps.extend_from_slice(key);
+            children.ends.push(children.heaps.len());
+            Ok::<_, Error>(())
+        })?;
+        Ok(Frame {
+            id,
+            first,
+            next: first,
+            end: children.ends.len(),
+            reaches_p: false,
+        })
     }
 
     /// Add a position. Every table grows fallibly: the search's size follows the input.
@@ -205,20 +290,19 @@ impl MultisetSolution {
             let heaps = &self.keys[id as usize];
             let winning = !self.is_p[id as usize];
             let mut best: Option<u32> = None;
-            for (heap, &n) in heaps.iter().enumerate() {
-                for option in take.options(n) {
-                    let child = self.id(after(heaps, heap, &option)) as usize;
-                    if winning && !self.is_p[child] {
-                        continue;
-                    }
-                    let r = remoteness[child];
-                    best = Some(match best {
-                        None => r,
-                        Some(b) if winning => b.min(r),
-                        Some(b) => b.max(r),
-                    });
+            let Ok(()) = for_each_child(heaps, take, |key| {
+                let child = self.index[key] as usize;
+                if winning && !self.is_p[child] {
+                    return Ok::<_, Infallible>(());
                 }
-            }
+                let r = remoteness[child];
+                best = Some(match best {
+                    None => r,
+                    Some(b) if winning => b.min(r),
+                    Some(b) => b.max(r),
+                });
+                Ok(())
+            });
             remoteness[id as usize] = best.map_or(0, |b| b + 1);
         }
         Ok(remoteness)
@@ -230,18 +314,19 @@ impl MultisetSolution {
         let take = self.rules.take_for(0);
         let mut poll = Poll::default();
         let mut children = Vec::new();
+        // Which position last listed each child: options reaching it again are skipped.
+        let mut listed_by = alloc::filled(self.keys.len(), u32::MAX)?;
         for &id in &self.order {
             poll.tick()?;
             let heaps = &self.keys[id as usize];
             children.clear();
-            for (heap, &n) in heaps.iter().enumerate() {
-                if heap > 0 && heaps[heap - 1] == n {
-                    continue;
+            let Ok(()) = for_each_child(heaps, take, |key| {
+                let child = self.index[key];
+                if std::mem::replace(&mut listed_by[child as usize], id) != id {
+                    children.push(child);
                 }
-                children.extend(take.options(n).map(|o| self.id(after(heaps, heap, &o))));
-            }
-            children.sort_unstable();
-            children.dedup();
+                Ok::<_, Infallible>(())
+            });
             visit(id, &children);
         }
         Ok(())
@@ -258,31 +343,46 @@ impl MultisetSolution {
     }
 }
 
-impl Frame {
-    fn new(id: u32) -> Self {
-        Frame {
-            id,
-            heap: 0,
-            option: 0,
-            has_move: false,
-            reaches_p: false,
-        }
-    }
+/// The distinct sizes of sorted heaps (equal heaps have the same options).
+fn distinct(heaps: &[u64]) -> impl Iterator<Item = u64> + '_ {
+    heaps
+        .iter()
+        .enumerate()
+        .filter(|&(i, &n)| i == 0 || heaps[i - 1] != n)
+        .map(|(_, &n)| n)
 }
 
-/// The frame's next option to look at, skipping heaps equal to the one before (the
-/// heaps are sorted: equal heaps have the same options).
-fn next_option(heaps: &[u64], take: Take<'_>, frame: &mut Frame) -> Option<(usize, HeapMove)> {
-    while frame.heap < heaps.len() {
-        let n = heaps[frame.heap];
-        let repeat = frame.heap > 0 && heaps[frame.heap - 1] == n;
-        if !repeat && frame.option < take.count(n) {
-            return Some((frame.heap, take.nth(n, frame.option)));
+/// Call `visit` with the key of the position after each option of `heaps` (a key:
+/// sorted, heaps without moves left out), equal heaps' options once. Keys are built
+/// in one buffer from the sorted parent, with no allocation per move.
+fn for_each_child<E>(
+    heaps: &[u64],
+    take: Take<'_>,
+    mut visit: impl FnMut(&[u64]) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let mut key: Vec<u64> = Vec::with_capacity(heaps.len() + 3);
+    for (i, &n) in heaps.iter().enumerate() {
+        if i > 0 && heaps[i - 1] == n {
+            continue;
         }
-        frame.heap += 1;
-        frame.option = 0;
+        for option in take.options(n) {
+            key.clear();
+            key.extend_from_slice(&heaps[..i]);
+            key.extend_from_slice(&heaps[i + 1..]);
+            let single = (!option.into.is_split()).then(|| n - option.take);
+            for part in single
+                .into_iter()
+                .chain(option.into.sizes().iter().copied())
+            {
+                if take.has_move(part) {
+                    let at = key.partition_point(|&h| h < part);
+                    key.insert(at, part);
+                }
+            }
+            visit(&key)?;
+        }
     }
-    None
+    Ok(())
 }
 
 /// The heaps after `option` is played on heap number `heap` (in any order).
@@ -342,7 +442,7 @@ fn box_positions<'a>(
 
 /// The position's key: its heaps that have a move, sorted.
 fn canonical(heaps: impl IntoIterator<Item = u64>, take: Take<'_>) -> Vec<u64> {
-    let mut key: Vec<u64> = heaps.into_iter().filter(|&n| take.count(n) > 0).collect();
+    let mut key: Vec<u64> = heaps.into_iter().filter(|&n| take.has_move(n)).collect();
     key.sort_unstable();
     key
 }

@@ -254,8 +254,20 @@ impl<'a> Take<'a> {
 
     /// Every option of a heap of `n`, smallest take first.
     #[inline]
-    pub fn options(self, n: u64) -> impl Iterator<Item = HeapMove> + 'a {
-        (0..self.count(n)).map(move |i| self.nth(n, i))
+    pub fn options(self, n: u64) -> Box<dyn Iterator<Item = HeapMove> + 'a> {
+        match self {
+            Take::Code(code) => Box::new(code.options(n)),
+            _ => Box::new((0..self.count(n)).map(move |i| self.nth(n, i))),
+        }
+    }
+
+    /// Whether a heap of `n` has any move.
+    #[inline]
+    pub fn has_move(self, n: u64) -> bool {
+        match self {
+            Take::Code(code) => code.has_move(n),
+            _ => self.count(n) > 0,
+        }
     }
 
     /// Every legal take from a heap of `n`, smallest first, for rules that never

@@ -54,9 +54,11 @@ impl Table {
             }
         }
         match Table::search(start, rules, max_positions) {
-            Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::SearchTooLarge { .. })) => {
-                Table::by_quotient(start, rules)?.ok_or(err)
-            }
+            Err(
+                err @ (Error::MultisetSearchTooLarge { .. }
+                | Error::MultisetTooManyMoves { .. }
+                | Error::SearchTooLarge { .. }),
+            ) => Table::by_quotient(start, rules)?.ok_or(err),
             other => other,
         }
     }
@@ -149,9 +151,11 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
     }
     match shared(heaps, rules, max_positions) {
         Ok(solver) => Ok(solver.outcome(heaps)),
-        Err(err @ (Error::MultisetSearchTooLarge { .. } | Error::TooManyOptions { .. })) => {
-            by_quotient(heaps, rules, true)?.ok_or(err)
-        }
+        Err(
+            err @ (Error::MultisetSearchTooLarge { .. }
+            | Error::MultisetTooManyMoves { .. }
+            | Error::TooManyOptions { .. }),
+        ) => by_quotient(heaps, rules, true)?.ok_or(err),
         Err(err) => Err(err),
     }
 }
@@ -245,13 +249,15 @@ impl Solver {
     /// rules need it, refusing one of more than `max_positions` positions.
     pub fn new(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
         rules.check_position(start)?;
-        // The solver answers winning moves, which scan every option of a heap.
-        rules.check_scan_up_to(start.iter().copied().max().unwrap_or(0))?;
         let table = if rules.has_closed_form() {
             None
         } else {
             Some(Table::solve(start, rules, max_positions)?)
         };
+        // The solver answers winning moves, which scan every option of a heap. Checked
+        // after the search: one too large refuses with its own limit, more to the
+        // point for an outcome.
+        rules.check_scan_up_to(start.iter().copied().max().unwrap_or(0))?;
         Ok(Solver {
             rules: rules.clone(),
             start: start.to_vec(),

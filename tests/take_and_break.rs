@@ -256,6 +256,18 @@ proptest! {
         prop_assert_eq!(values(&code, 40), naive_values(&code, 40));
     }
 
+    /// Options listed in turn are `nth`'s, in its order; `has_move` is `count > 0`.
+    #[test]
+    fn options_in_order_of_nth(code in random_code()) {
+        let code = TakeAndBreak::parse(&code).unwrap();
+        for n in 0..30 {
+            let listed: Vec<_> = code.options(n).collect();
+            let by_index: Vec<_> = (0..code.count(n)).map(|i| code.nth(n, i)).collect();
+            prop_assert_eq!(listed, by_index);
+            prop_assert_eq!(code.has_move(n), code.count(n) > 0);
+        }
+    }
+
     /// Every period the rule claims holds past its proof (hexadecimal codes included).
     #[test]
     fn claimed_periods_hold(code in random_code()) {

@@ -123,6 +123,9 @@ def test_genus_notation_and_limits():
     with pytest.raises(ValueError, match="more than max_positions"):
         kayles.misere_grundy_sequence(10**13)
     with pytest.raises(ValueError, match="max_positions = 100 "):
+        kayles.genus(30, max_positions=100)
+    # One heap of 10**12 has about 10**12 options: refused before any is listed.
+    with pytest.raises(ValueError, match="more than 134217728 moves below"):
         kayles.genus(10**12, max_positions=100)
 
 

@@ -375,9 +375,33 @@ impl TakeAndBreak {
         })
     }
 
-    /// Every option of a heap of `n`, in the order of `nth`.
+    /// Every option of a heap of `n`, in the order of `nth` (made in turn, not by
+    /// `nth`: searches spend their time here).
     pub fn options(&self, n: u64) -> impl Iterator<Item = HeapMove> + '_ {
-        (0..self.count(n)).map(move |i| self.nth(n, i))
+        let takes = (0..self.digits.len()).take_while(move |&t| t as u64 <= n);
+        takes.flat_map(move |t| {
+            let (d, m, take) = (self.digits[t], n - t as u64, t as u64);
+            let single = (d & NONE != 0 && m == 0) || (d & ONE != 0 && m >= 1);
+            let pairs = match (d & TWO != 0 && m >= 2, self.distinct) {
+                (false, _) => 0,
+                (true, true) => (m - 1) / 2,
+                (true, false) => m / 2,
+            };
+            let triples = (d & THREE != 0 && m >= 3).then(|| self.triples(m));
+            let single = single.then(|| HeapMove::take(take));
+            let pairs =
+                (0..pairs).map(move |i| HeapMove::split(take, Parts::two(i + 1, m - i - 1)));
+            let triples = triples
+                .into_iter()
+                .flatten()
+                .map(move |(a, b, c)| HeapMove::split(take, Parts::three(a, b, c)));
+            single.into_iter().chain(pairs).chain(triples)
+        })
+    }
+
+    /// Whether a heap of `n` has any option (as `count(n) > 0`, sooner).
+    pub fn has_move(&self, n: u64) -> bool {
+        (0..self.digits.len()).any(|t| self.count_take(n, t) > 0)
     }
 
     /// Whether a heap of `n` may lose `take` and leave `into` (`Parts::NONE`: one heap

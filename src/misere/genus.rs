@@ -77,7 +77,19 @@ impl Genus {
     }
 }
 
-fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
+fn mex(values: impl IntoIterator<Item = u32> + Clone) -> u32 {
+    // Values are small: a bit mask, with a sort for any over 127.
+    let mut mask = 0u128;
+    for v in values.clone() {
+        if v >= 128 {
+            return mex_sorted(values);
+        }
+        mask |= 1 << v;
+    }
+    (!mask).trailing_zeros()
+}
+
+fn mex_sorted(values: impl IntoIterator<Item = u32>) -> u32 {
     let mut seen: Vec<u32> = values.into_iter().collect();
     seen.sort_unstable();
     seen.dedup();
@@ -141,5 +153,14 @@ mod tests {
         assert_eq!(two.text(), "2^20");
         let three = Genus::from_options(&[&zero, &one, &two]);
         assert_eq!(three.text(), "3^31");
+    }
+
+    #[test]
+    fn mex_by_mask_and_by_sort() {
+        assert_eq!(mex([]), 0);
+        assert_eq!(mex([1, 0, 3]), 2);
+        assert_eq!(mex(0..128), 128);
+        assert_eq!(mex([0, 1, 200]), 2);
+        assert_eq!(mex((0..130).rev()), 130);
     }
 }
