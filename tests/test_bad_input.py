@@ -83,6 +83,44 @@ def test_bad_take_limits_everywhere(max_take):
         nk.Rules(max_take=max_take)
 
 
+def count_entry_points(value):
+    """Every count or limit a native call takes, fed ``value``."""
+    kayles, misere = nk.TakeAndBreak("0.77"), nk.Rules(code="0.77", misere=True)
+    return {
+        "grundy_sequence": lambda: kayles.grundy_sequence(value),
+        "period": lambda: kayles.period(max_heap=value),
+        "misere_quotient": lambda: kayles.misere_quotient(max_heap=value),
+        "misere_grundy_sequence": lambda: kayles.misere_grundy_sequence(value),
+        "genus max_positions": lambda: kayles.genus(3, max_positions=value),
+        "subtraction grundy_sequence": lambda: nk.SubtractionGame({1, 3}).grundy_sequence(value),
+        "subtraction misere_quotient": lambda: nk.SubtractionGame({1, 3}).misere_quotient(value),
+        "outcome max_positions": lambda: nk.Position([3, 4]).outcome(misere, max_positions=value),
+        "moves limit": lambda: nk.Position([3, 4]).moves(limit=value),
+        "simulate n_games": lambda: nk.simulate(
+            [1, 2], None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=value
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (True, TypeError, "not bool"),
+        (2.0, TypeError, "not float"),
+        ("3", TypeError, "not str"),
+        (-1, ValueError, "must not be negative"),
+        (2**64, OverflowError, "over the largest allowed"),
+    ],
+)
+def test_bad_counts_everywhere(value, error, message):
+    for name, call in count_entry_points(value).items():
+        with pytest.raises(error, match=message) as caught:
+            call()
+        # The native layer's own note names the argument that failed.
+        notes = getattr(caught.value, "__notes__", [])
+        assert any(note.startswith("while processing '") for note in notes), name
+
+
 def test_wrong_count_of_per_heap_limits_everywhere():
     rules = nk.Rules(max_take=(1, 2))
     heaps = [1, 2, 3]
@@ -200,6 +238,7 @@ def test_readme_table_matches_the_matrix():
         assert re.search(rf"\b{error.__name__}\b", rows[kind]), kind
     for kind in [
         "take limit below 1",
+        "bad count or limit",
         "bad subtraction set",
         "search too large",
         "wrong count of per-heap limits",

@@ -127,7 +127,8 @@ def test_simulate():
     assert 0 < result.wins[0] < 5000
     perfect = nk.simulate([3, 4, 5], None, nk.PerfectPlayer(), nk.PerfectPlayer(), 50)
     assert perfect.wins == (50, 0)
-    with pytest.raises(ValueError, match="n_games must not be negative"):
+    negative = "must not be negative, got -1\nwhile processing 'n_games'"
+    with pytest.raises(ValueError, match=negative):
         nk.simulate([1], None, nk.PerfectPlayer(), nk.PerfectPlayer(), -1)
     seeded = [
         nk.simulate([5, 5], None, nk.RandomPlayer(), nk.RandomPlayer(), 200, seed=seed).lengths

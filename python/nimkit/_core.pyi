@@ -191,7 +191,7 @@ def simulate(
     rules: Rules,
     style_a: tuple[str, float],
     style_b: tuple[str, float],
-    games: int,
+    n_games: int,
     seed: int,
     max_positions: int,
 ) -> tuple[list[int], npt.NDArray[np.uint64], list[int]]: ...

@@ -303,8 +303,6 @@ def simulate(
             )
     rules = rules_or_default(rules)
     heaps = position.heaps if isinstance(position, Position) else position
-    if n_games < 0:
-        raise ValueError(f"n_games must not be negative, got {n_games}")
     wins, lengths, won = _core.simulate(
         heaps, rules, player_a._style, player_b._style, n_games, seed_value(seed), max_positions
     )

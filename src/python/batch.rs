@@ -6,6 +6,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
 
+use super::convert::UInt;
 use super::rules::PyRules;
 use crate::batch;
 
@@ -164,9 +165,10 @@ macro_rules! one_output {
             py: Python<'py>,
             heaps: &Bound<'py, PyAny>,
             rules: &Bound<'py, PyRules>,
-            max_positions: u64,
+            max_positions: UInt,
             out: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyArrayDyn<$out>>> {
+            let max_positions = max_positions.0;
             let rules = rules.get().rules();
             let shape = positions_shape(heaps)?;
             let result = output::<$out>(py, out, &shape, "out", heaps)?;
@@ -210,10 +212,11 @@ pub fn batch_winning_move<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
-    max_positions: u64,
+    max_positions: UInt,
     heap_out: Option<&Bound<'py, PyAny>>,
     take_out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MoveArrays<'py>> {
+    let max_positions = max_positions.0;
     let rules = rules.get().rules();
     let shape = positions_shape(heaps)?;
     let heap_result = output::<i64>(py, heap_out, &shape, "the heap output", heaps)?;
@@ -243,8 +246,9 @@ pub fn batch_winning_split<'py>(
     py: Python<'py>,
     heaps: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
-    max_positions: u64,
+    max_positions: UInt,
 ) -> PyResult<SplitArrays<'py>> {
+    let max_positions = max_positions.0;
     let rules = rules.get().rules();
     let shape = positions_shape(heaps)?;
     let mut into_shape = shape.clone();

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use std::sync::Arc;
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::quotient::PyMisereQuotient;
 use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
@@ -156,9 +156,10 @@ impl PyTakeAndBreak {
     fn grundy_sequence<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
+        count: UInt<usize>,
         progress: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let count = count.0;
         check_count(count)?;
         compute(py, &self.0, count, progress, "Grundy values")?;
         narrow_values(py, &self.0, count)
@@ -173,9 +174,10 @@ impl PyTakeAndBreak {
     fn period(
         &self,
         py: Python<'_>,
-        max_heap: Option<u64>,
+        max_heap: Option<UInt>,
         progress: bool,
     ) -> PyResult<Option<(usize, usize)>> {
+        let max_heap = max_heap.map(|v| v.0);
         let rule = &self.0;
         if !rule.period_provable() {
             return Ok(None);
@@ -209,9 +211,10 @@ impl PyTakeAndBreak {
     #[pyo3(signature = (max_heap = None, progress = false))]
     fn certificate<'py>(
         slf: &Bound<'py, Self>,
-        max_heap: Option<u64>,
+        max_heap: Option<UInt>,
         progress: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let max_heap = max_heap.map(|v| v.0);
         let make = slf
             .py()
             .import("nimkit.certificate")?
@@ -227,10 +230,11 @@ impl PyTakeAndBreak {
     fn recompute<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
+        count: UInt<usize>,
         method: &str,
         progress: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let count = count.0;
         let method = match method {
             "naive" => Method::Naive,
             "auto" => Method::Auto,
@@ -252,9 +256,11 @@ impl PyTakeAndBreak {
         &self,
         py: Python<'_>,
         values: PyReadonlyArray1<'_, u32>,
-        preperiod: usize,
-        period: usize,
+        preperiod: UInt<usize>,
+        period: UInt<usize>,
     ) -> PyResult<bool> {
+        let preperiod = preperiod.0;
+        let period = period.0;
         let values = values.as_slice()?;
         Ok(py.detach(|| self.0.proves(values, preperiod, period)))
     }
@@ -276,13 +282,17 @@ impl PyTakeAndBreak {
     /// >>> q = TakeAndBreak("0.77").misere_quotient(max_heap=200)
     /// >>> q.order, len(q.p_portion), q.period
     /// (40, 9, (71, 12))
-    #[pyo3(signature = (max_heap = 300, progress = false))]
+    #[pyo3(
+        signature = (max_heap = UInt(300), progress = false),
+        text_signature = "($self, max_heap=300, progress=False)"
+    )]
     fn misere_quotient(
         &self,
         py: Python<'_>,
-        max_heap: usize,
+        max_heap: UInt<usize>,
         progress: bool,
     ) -> PyResult<PyMisereQuotient> {
+        let max_heap = max_heap.0;
         PyMisereQuotient::compute(py, self.rule(), max_heap, progress)
     }
 
@@ -293,13 +303,15 @@ impl PyTakeAndBreak {
     ///
     /// >>> TakeAndBreak("0.77").misere_grundy_sequence(8).tolist()
     /// [1, 0, 2, 3, 0, 1, 3, 2]
-    #[pyo3(signature = (count, max_positions = DEFAULT_MAX_POSITIONS))]
+    #[pyo3(signature = (count, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn misere_grundy_sequence<'py>(
         &self,
         py: Python<'py>,
-        count: u64,
-        max_positions: u64,
+        count: UInt,
+        max_positions: UInt,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let count = count.0;
+        let max_positions = max_positions.0;
         if count > max_positions {
             return Err(PyValueError::new_err(format!(
                 "{count} heaps are more than max_positions = {max_positions} positions to \
@@ -320,13 +332,14 @@ impl PyTakeAndBreak {
     ///
     /// >>> str(TakeAndBreak("0.77").genus(2))
     /// '2^20'
-    #[pyo3(signature = (n, max_positions = DEFAULT_MAX_POSITIONS))]
+    #[pyo3(signature = (n, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn genus<'py>(
         &self,
         py: Python<'py>,
         n: &Bound<'_, PyAny>,
-        max_positions: u64,
+        max_positions: UInt,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let max_positions = max_positions.0;
         let n = convert::uint(n, "n")?;
         let mut genera = py.detach(|| genus::of_heaps(&self.0, &[n], max_positions))?;
         let genus = genera.pop().expect("one heap asked");

@@ -44,6 +44,22 @@ pub fn uint(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     u64::try_from(value).map_err(|_| too_large(what, obj))
 }
 
+/// An integer argument under `uint`'s rules (pyo3 notes which argument failed), so
+/// that counts and limits refuse bool, float and str as heaps do.
+#[derive(Debug, Clone, Copy)]
+pub struct UInt<T = u64>(pub T);
+
+impl<'a, 'py, T: TryFrom<u64>> FromPyObject<'a, 'py> for UInt<T> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let value = uint(&obj, "the argument")?;
+        T::try_from(value)
+            .map(UInt)
+            .map_err(|_| too_large("the argument", &obj))
+    }
+}
+
 fn negative(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     PyValueError::new_err(format!("{what} must not be negative, got {obj}"))
 }

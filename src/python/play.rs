@@ -4,7 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::{Mutex, PoisonError};
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
@@ -38,8 +38,9 @@ impl PyGame {
         heaps: &Bound<'_, PyAny>,
         rules: &Bound<'_, PyRules>,
         first: Player,
-        max_positions: u64,
+        max_positions: UInt,
     ) -> PyResult<Self> {
+        let max_positions = max_positions.0;
         let rules = rules.get().rules();
         let heaps = convert::heaps(heaps)?;
         let rules = rules.clone();
@@ -157,15 +158,18 @@ pub fn simulate<'py>(
     rules: &Bound<'py, PyRules>,
     style_a: (String, f64),
     style_b: (String, f64),
-    games: usize,
-    seed: u64,
-    max_positions: u64,
+    n_games: UInt<usize>,
+    seed: UInt,
+    max_positions: UInt,
 ) -> PyResult<SimulationResult<'py>> {
+    let n_games = n_games.0;
+    let seed = seed.0;
+    let max_positions = max_positions.0;
     let rules = rules.get().rules();
     let heaps = convert::heaps(heaps)?;
     let styles = [style(&style_a.0, style_a.1)?, style(&style_b.0, style_b.1)?];
     let result =
-        py.detach(|| players::simulate(&heaps, rules, styles, games, seed, max_positions))?;
+        py.detach(|| players::simulate(&heaps, rules, styles, n_games, seed, max_positions))?;
     Ok((
         result.wins,
         result.lengths.into_pyarray(py),

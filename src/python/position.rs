@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PySliceMethods, PyTuple};
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::rules::PyRules;
 use crate::position::{check_move, Position};
@@ -113,13 +113,14 @@ impl PyPosition {
     /// and of take-and-break codes) are solved by searching every position this one
     /// can reach (the box below it, or the multisets of heaps splits lead to);
     /// ValueError says so when that is more than ``max_positions``.
-    #[pyo3(signature = (rules = None, max_positions = DEFAULT_MAX_POSITIONS))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn outcome<'py>(
         &self,
         py: Python<'py>,
         rules: Option<&Bound<'py, PyAny>>,
-        max_positions: u64,
+        max_positions: UInt,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let max_positions = max_positions.0;
         let outcome = with_rules(rules, |r| {
             py.detach(|| solver::outcome(self.heaps(), r, max_positions))
         })?;
@@ -129,13 +130,14 @@ impl PyPosition {
     /// Every move to a P-position, in heap order, then smallest take first (at most
     /// one per heap in Nim and with take limits). ``max_positions`` as for
     /// ``outcome``.
-    #[pyo3(signature = (rules = None, max_positions = DEFAULT_MAX_POSITIONS))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn winning_moves(
         &self,
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
-        max_positions: u64,
+        max_positions: UInt,
     ) -> PyResult<Vec<PyMove>> {
+        let max_positions = max_positions.0;
         let heaps = self.heaps();
         let moves = with_rules(rules, |r| {
             py.detach(|| solver::shared(heaps, r, max_positions).map(|s| s.winning_moves(heaps)))
@@ -148,13 +150,14 @@ impl PyPosition {
     /// below it, or the multisets of heaps that splits lead to); ValueError when they
     /// are more than ``max_positions``, or their moves more than 2**31 (about
     /// n**2 / 2 for one heap of n without a take limit: seconds of work).
-    #[pyo3(signature = (rules = None, max_positions = DEFAULT_MAX_POSITIONS))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn remoteness(
         &self,
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
-        max_positions: u64,
+        max_positions: UInt,
     ) -> PyResult<u32> {
+        let max_positions = max_positions.0;
         let heaps = self.heaps();
         with_rules(rules, |r| {
             py.detach(|| solver::remoteness(heaps, r, max_positions))
@@ -167,7 +170,12 @@ impl PyPosition {
     /// Raises ValueError when there are more than ``MAX_LISTED_MOVES`` and no
     /// ``limit`` says how many to list (``count_moves`` counts them).
     #[pyo3(signature = (rules = None, limit = None))]
-    fn moves(&self, rules: Option<&Bound<'_, PyAny>>, limit: Option<u64>) -> PyResult<Vec<PyMove>> {
+    fn moves(
+        &self,
+        rules: Option<&Bound<'_, PyAny>>,
+        limit: Option<UInt>,
+    ) -> PyResult<Vec<PyMove>> {
+        let limit = limit.map(|v| v.0);
         with_rules(rules, |r| {
             let count = self.0.count_moves(r)?;
             let listed = match limit {

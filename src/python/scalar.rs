@@ -4,7 +4,7 @@ use numpy::{IntoPyArray, PyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
@@ -28,8 +28,9 @@ pub fn analyse(
     py: Python<'_>,
     position: &Bound<'_, PyPosition>,
     rules: &Bound<'_, PyRules>,
-    max_positions: u64,
+    max_positions: UInt,
 ) -> PyResult<(Vec<u64>, u64, bool, Vec<PyMove>)> {
+    let max_positions = max_positions.0;
     let (heaps, rules) = (position.get().heaps(), rules.get().rules());
     let a = py.detach(|| solver::shared(heaps, rules, max_positions).map(|s| s.analyse(heaps)))?;
     Ok((
@@ -54,9 +55,10 @@ pub fn solve_box<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
-    max_positions: u64,
+    max_positions: UInt,
     remoteness: bool,
 ) -> PyResult<SolvedBox<'py>> {
+    let max_positions = max_positions.0;
     let (bounds, rules) = (
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
@@ -75,8 +77,9 @@ pub fn solve_outcomes<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
-    max_positions: u64,
+    max_positions: UInt,
 ) -> PyResult<Bound<'py, PyArrayDyn<bool>>> {
+    let max_positions = max_positions.0;
     let (bounds, rules) = (
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),

@@ -6,7 +6,7 @@ use pyo3::types::PyTuple;
 
 use std::sync::Arc;
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::quotient::PyMisereQuotient;
 use crate::code::{TakeAndBreak, MAX_DIGITS};
 use crate::subtraction::{GrundySequence, SubtractionSet};
@@ -36,8 +36,12 @@ impl From<Arc<GrundySequence>> for PySubtractionGame {
 #[pymethods]
 impl PySubtractionGame {
     #[new]
-    #[pyo3(signature = (take, max_length = 100_000_000))]
-    fn new(py: Python<'_>, take: &Bound<'_, PyAny>, max_length: usize) -> PyResult<Self> {
+    #[pyo3(
+        signature = (take, max_length = UInt(100_000_000)),
+        text_signature = "(take, max_length=100000000)"
+    )]
+    fn new(py: Python<'_>, take: &Bound<'_, PyAny>, max_length: UInt<usize>) -> PyResult<Self> {
+        let max_length = max_length.0;
         if take.is_instance_of::<pyo3::types::PyString>()
             || take.is_instance_of::<pyo3::types::PyInt>()
         {
@@ -64,13 +68,17 @@ impl PySubtractionGame {
     ///
     /// >>> SubtractionGame({1, 3, 4}).misere_quotient().code
     /// '0.3033'
-    #[pyo3(signature = (max_heap = 300, progress = false))]
+    #[pyo3(
+        signature = (max_heap = UInt(300), progress = false),
+        text_signature = "($self, max_heap=300, progress=False)"
+    )]
     fn misere_quotient(
         &self,
         py: Python<'_>,
-        max_heap: usize,
+        max_heap: UInt<usize>,
         progress: bool,
     ) -> PyResult<PyMisereQuotient> {
+        let max_heap = max_heap.0;
         let set = self.0.set().elements();
         let code = TakeAndBreak::subtraction_code(set).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -96,8 +104,9 @@ impl PySubtractionGame {
     fn grundy_sequence<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
+        count: UInt<usize>,
     ) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        let count = count.0;
         Ok(py.detach(|| self.0.first(count))?.into_pyarray(py))
     }
 

@@ -5,7 +5,7 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::convert;
+use super::convert::{self, UInt};
 use super::rules::PyRules;
 use crate::tables;
 
@@ -16,8 +16,9 @@ pub fn p_positions<'py>(
     py: Python<'py>,
     bounds: &Bound<'py, PyAny>,
     rules: &Bound<'py, PyRules>,
-    max_rows: u64,
+    max_rows: UInt,
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let max_rows = max_rows.0;
     let (bounds, rules) = (
         convert::uints(bounds, "bounds", "bound")?,
         rules.get().rules(),
