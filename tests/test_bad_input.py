@@ -121,6 +121,15 @@ def test_bad_counts_everywhere(value, error, message):
         assert any(note.startswith("while processing '") for note in notes), name
 
 
+@pytest.mark.parametrize("value", [True, 2.0, "2"])
+def test_python_level_counts_refuse_bool_float_and_str(value):
+    with pytest.raises(TypeError, match="n_heaps must be an integer"):
+        nk.p_positions(3, n_heaps=value)
+    if not isinstance(value, float):
+        with pytest.raises(TypeError, match="error_rate must be a number"):
+            nk.FalliblePlayer(value)
+
+
 def test_wrong_count_of_per_heap_limits_everywhere():
     rules = nk.Rules(max_take=(1, 2))
     heaps = [1, 2, 3]

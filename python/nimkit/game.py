@@ -236,6 +236,9 @@ class FalliblePlayer(ComputerPlayer):
     legal move."""
 
     def __init__(self, error_rate: float, seed: Seed = None) -> None:
+        # float() would read True as 1.0 and "0.5" as 0.5.
+        if isinstance(error_rate, (bool, str, bytes, bytearray)):
+            raise TypeError(f"error_rate must be a number, not {type(error_rate).__name__}")
         super().__init__("fallible", float(error_rate), seed)
         self.error_rate = float(error_rate)
 

@@ -37,6 +37,8 @@ def _bounds(bounds: Bounds, n_heaps: int | None) -> list[SupportsIndex]:
         return listed
     if n_heaps is None:
         raise TypeError("with a single bound, give n_heaps: the number of heaps in the box")
+    if isinstance(n_heaps, bool) or not _is_index(n_heaps):
+        raise TypeError(f"n_heaps must be an integer, not {type(n_heaps).__name__}")
     if operator.index(n_heaps) < 0:
         raise ValueError(f"n_heaps must not be negative, got {n_heaps}")
     return [bounds] * n_heaps  # type: ignore[list-item]
