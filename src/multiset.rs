@@ -97,6 +97,17 @@ impl MultisetSolution {
         rules: &Rules,
         max_positions: u64,
     ) -> Result<Self> {
+        Self::solve_each(starts, rules, max_positions, &mut |_| {})
+    }
+
+    /// `solve_all`, calling `done(k)` once the first `k` starts are labelled (for a
+    /// progress bar: later starts usually cost more).
+    pub fn solve_each(
+        starts: impl IntoIterator<Item = Vec<u64>>,
+        rules: &Rules,
+        max_positions: u64,
+        done: &mut dyn FnMut(usize),
+    ) -> Result<Self> {
         let mut solution = MultisetSolution {
             rules: rules.clone(),
             index: FxHashMap::default(),
@@ -106,10 +117,11 @@ impl MultisetSolution {
         };
         let mut resolved: Vec<bool> = Vec::new();
         let mut moves_left = MAX_MULTISET_MOVES;
-        for start in starts {
+        for (k, start) in starts.into_iter().enumerate() {
             rules.check_position(&start)?;
             let key = canonical(start.iter().copied(), rules.take_for(0));
             if solution.index.contains_key(&key[..]) {
+                done(k + 1);
                 continue;
             }
             let too_large = || Error::MultisetSearchTooLarge {
@@ -130,6 +142,7 @@ impl MultisetSolution {
                     },
                     Stop::Failed(err) => err,
                 })?;
+            done(k + 1);
         }
         Ok(solution)
     }

@@ -193,7 +193,8 @@ fn misere_values_of_single_heaps_match_cgsuite() {
     ];
     for (code, expected) in fixtures {
         let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
-        let genera = genus::of_heaps(&rule, &(0..21).collect::<Vec<u64>>(), 1 << 24).unwrap();
+        let genera =
+            genus::of_heaps(&rule, &(0..21).collect::<Vec<u64>>(), 1 << 24, &mut |_| {}).unwrap();
         let values: Vec<u32> = genera.iter().map(|g| g.misere_value()).collect();
         assert_eq!(values, expected, "{code}");
         // The base of the genus is the normal-play value.
@@ -208,7 +209,7 @@ fn misere_values_of_single_heaps_match_cgsuite() {
 #[test]
 fn small_kayles_heaps_have_the_genus_of_nim_heaps() {
     let rule = Arc::new(TakeAndBreak::parse("0.77").unwrap());
-    let genera = genus::of_heaps(&rule, &[0, 1, 2], 1 << 20).unwrap();
+    let genera = genus::of_heaps(&rule, &[0, 1, 2], 1 << 20, &mut |_| {}).unwrap();
     let text: Vec<String> = genera.iter().map(|g| g.text()).collect();
     assert_eq!(text, ["0^120", "1^031", "2^20"]);
 }

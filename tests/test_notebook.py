@@ -263,6 +263,18 @@ def test_progress_bars(capsys):
     assert "500/500" in err
 
 
+def test_progress_bars_of_misere_searches_and_quotients(capsys):
+    kayles = nk.TakeAndBreak("0.77")
+    values = kayles.misere_grundy_sequence(21, progress=True)
+    assert values.tolist() == kayles.misere_grundy_sequence(21).tolist()
+    err = capsys.readouterr().err
+    assert "misère values" in err
+    assert "100%" in err
+    q = kayles.misere_quotient(max_heap=40, progress=True)
+    assert q.order == kayles.misere_quotient(max_heap=40).order
+    assert "heaps" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("module", "call", "extra"),
     [

@@ -117,8 +117,14 @@ pub fn genera(solution: &MultisetSolution) -> Result<Vec<Genus>> {
 }
 
 /// The genus of each of `heaps` (single heaps of a code), by one exact search over
-/// every position they reach (refused past `max_positions` positions).
-pub fn of_heaps(rule: &Arc<TakeAndBreak>, heaps: &[u64], max_positions: u64) -> Result<Vec<Genus>> {
+/// every position they reach (refused past `max_positions` positions); `done(k)` once
+/// the first `k` heaps are searched.
+pub fn of_heaps(
+    rule: &Arc<TakeAndBreak>,
+    heaps: &[u64],
+    max_positions: u64,
+    done: &mut dyn FnMut(usize),
+) -> Result<Vec<Genus>> {
     if heaps.len() as u64 > max_positions {
         // Each heap is a position of the search: refused before any work.
         return Err(Error::MultisetSearchTooLarge {
@@ -128,7 +134,7 @@ pub fn of_heaps(rule: &Arc<TakeAndBreak>, heaps: &[u64], max_positions: u64) -> 
     }
     let rules = Rules::new(true, TakeLimit::Code(Arc::clone(rule)))?;
     let starts = heaps.iter().map(|&n| vec![n]);
-    let solution = MultisetSolution::solve_all(starts, &rules, max_positions)?;
+    let solution = MultisetSolution::solve_each(starts, &rules, max_positions, done)?;
     let genera = genera(&solution)?;
     let mut out = alloc::with_capacity(heaps.len())?;
     out.extend(

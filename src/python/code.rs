@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use std::sync::Arc;
 
 use super::convert::{self, UInt};
+use super::progress;
 use super::quotient::PyMisereQuotient;
 use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
@@ -33,27 +34,14 @@ fn compute(
     progress: bool,
     what: &str,
 ) -> PyResult<()> {
-    if !progress {
-        return Ok(py.detach(|| rule.compute(count, &mut |_| {}))?);
-    }
-    let bar = py
-        .import("nimkit._progress")?
-        .call_method1("counter", (count, what))?
-        .unbind();
-    let done = py.detach(|| {
-        rule.compute(count, &mut |n| {
-            Python::attach(|py| {
-                // A display error must not stop the computation.
-                let _ = bar.bind(py).call1((n,));
-            })
-        })
-    });
-    if rule.period().is_some() {
-        // The rest of the values follow from the period.
-        bar.bind(py).call1((count,))?;
-    }
-    bar.bind(py).call_method0("close")?;
-    Ok(done?)
+    progress::run(py, progress, count, what, |report| {
+        rule.compute(count, report)?;
+        if rule.period().is_some() {
+            // The rest of the values follow from the period.
+            report(count);
+        }
+        Ok(())
+    })
 }
 
 /// The first `count` values in the narrowest unsigned dtype that holds them.
@@ -299,16 +287,19 @@ impl PyTakeAndBreak {
     /// The misère Grundy values (CGSuite's ``MisereNimValue``) of heaps ``0 .. count
     /// - 1``: 1 for a heap with no move, else the mex of its options' values, an
     /// option (a sum of heaps) valued as a game of its own. By one exact search over
-    /// every position the heaps reach, refused past ``max_positions`` positions.
+    /// every position the heaps reach, refused past ``max_positions`` positions and
+    /// past 2**27 moves weighed (about 40 s; Kayles reaches heap 68). ``progress``
+    /// shows a bar of the heaps searched (each costs more than the one before).
     ///
     /// >>> TakeAndBreak("0.77").misere_grundy_sequence(8).tolist()
     /// [1, 0, 2, 3, 0, 1, 3, 2]
-    #[pyo3(signature = (count, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
+    #[pyo3(signature = (count, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = false))]
     fn misere_grundy_sequence<'py>(
         &self,
         py: Python<'py>,
         count: UInt,
         max_positions: UInt,
+        progress: bool,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let count = count.0;
         let max_positions = max_positions.0;
@@ -320,7 +311,9 @@ impl PyTakeAndBreak {
         }
         let mut heaps = alloc::with_capacity(count as usize)?;
         heaps.extend(0..count);
-        let genera = py.detach(|| genus::of_heaps(&self.0, &heaps, max_positions))?;
+        let genera = progress::run(py, progress, heaps.len(), "misère values", |report| {
+            genus::of_heaps(&self.0, &heaps, max_positions, report)
+        })?;
         let values: Vec<u32> = genera.iter().map(|g| g.misere_value()).collect();
         Ok(values.into_pyarray(py))
     }
@@ -341,7 +334,8 @@ impl PyTakeAndBreak {
     ) -> PyResult<Bound<'py, PyAny>> {
         let max_positions = max_positions.0;
         let n = convert::uint(n, "n")?;
-        let mut genera = py.detach(|| genus::of_heaps(&self.0, &[n], max_positions))?;
+        let mut genera =
+            py.detach(|| genus::of_heaps(&self.0, &[n], max_positions, &mut |_| {}))?;
         let genus = genera.pop().expect("one heap asked");
         let sup = PyTuple::new(py, genus.sup)?;
         py.import("nimkit.quotient")?

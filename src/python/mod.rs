@@ -7,6 +7,7 @@ mod errors;
 mod moves;
 mod play;
 mod position;
+mod progress;
 mod quotient;
 mod rules;
 mod scalar;

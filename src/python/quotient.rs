@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 use super::convert;
 use super::position::py_outcome;
+use super::progress;
 use std::sync::Arc;
 
 use crate::code::TakeAndBreak;
@@ -41,26 +42,9 @@ impl PyMisereQuotient {
     ) -> PyResult<Self> {
         let code = rule.code();
         let mut solver = QuotientSolver::new(rule);
-        let bar = if progress {
-            let counter = py.import("nimkit._progress")?.getattr("counter")?;
-            Some(counter.call1((max_heap, "heaps"))?.unbind())
-        } else {
-            None
-        };
-        let done = py.detach(|| {
-            solver.compute(max_heap, &mut |heap| {
-                if let Some(bar) = &bar {
-                    Python::attach(|py| {
-                        // A display error must not stop the computation.
-                        let _ = bar.bind(py).call1((heap,));
-                    })
-                }
-            })
-        });
-        if let Some(bar) = bar {
-            bar.bind(py).call_method0("close")?;
-        }
-        done?;
+        progress::run(py, progress, max_heap, "heaps", |report| {
+            solver.compute(max_heap, report)
+        })?;
         Ok(PyMisereQuotient {
             code,
             quotient: solver.quotient(),
