@@ -7,7 +7,6 @@
 //! some move reaches P), children before parents, by a depth-first walk with an
 //! explicit stack. Moves lower the total or, taking nothing, raise the heap count
 //! at the same total, so the walk has no cycles.
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -189,8 +188,9 @@ impl MultisetSolution {
                     if self.keys.len() as u64 >= max_positions {
                         return Err(Stop::Positions);
                     }
-                    let key = key.to_vec();
-                    let id = self.insert(key, resolved)?;
+                    let mut owned = alloc::with_capacity(key.len())?;
+                    owned.extend_from_slice(key);
+                    let id = self.insert(owned, resolved)?;
                     let frame = self.frame(id, take, &mut children, moves_left)?;
                     alloc::grow(&mut stack)?;
                     stack.push(frame);
@@ -218,7 +218,7 @@ impl MultisetSolution {
             alloc::grow(&mut children.ends)?;
             children.heaps.extend_from_slice(key);
             children.ends.push(children.heaps.len());
-            Ok::<_, Error>(())
+            Ok(())
         })?;
         Ok(Frame {
             id,
@@ -303,10 +303,10 @@ impl MultisetSolution {
             let heaps = &self.keys[id as usize];
             let winning = !self.is_p[id as usize];
             let mut best: Option<u32> = None;
-            let Ok(()) = for_each_child(heaps, take, |key| {
+            for_each_child(heaps, take, |key| {
                 let child = self.index[key] as usize;
                 if winning && !self.is_p[child] {
-                    return Ok::<_, Infallible>(());
+                    return Ok(());
                 }
                 let r = remoteness[child];
                 best = Some(match best {
@@ -315,7 +315,7 @@ impl MultisetSolution {
                     Some(b) => b.max(r),
                 });
                 Ok(())
-            });
+            })?;
             remoteness[id as usize] = best.map_or(0, |b| b + 1);
         }
         Ok(remoteness)
@@ -333,13 +333,14 @@ impl MultisetSolution {
             poll.tick()?;
             let heaps = &self.keys[id as usize];
             children.clear();
-            let Ok(()) = for_each_child(heaps, take, |key| {
+            for_each_child(heaps, take, |key| {
                 let child = self.index[key];
                 if std::mem::replace(&mut listed_by[child as usize], id) != id {
+                    alloc::grow(&mut children)?;
                     children.push(child);
                 }
-                Ok::<_, Infallible>(())
-            });
+                Ok(())
+            })?;
             visit(id, &children);
         }
         Ok(())
@@ -368,12 +369,13 @@ fn distinct(heaps: &[u64]) -> impl Iterator<Item = u64> + '_ {
 /// Call `visit` with the key of the position after each option of `heaps` (a key:
 /// sorted, heaps without moves left out), equal heaps' options once. Keys are built
 /// in one buffer from the sorted parent, with no allocation per move.
-fn for_each_child<E>(
+fn for_each_child(
     heaps: &[u64],
     take: Take<'_>,
-    mut visit: impl FnMut(&[u64]) -> std::result::Result<(), E>,
-) -> std::result::Result<(), E> {
-    let mut key: Vec<u64> = Vec::with_capacity(heaps.len() + 3);
+    mut visit: impl FnMut(&[u64]) -> Result<()>,
+) -> Result<()> {
+    // Room for the parent's heaps and the parts of any option (at most three).
+    let mut key: Vec<u64> = alloc::with_capacity(heaps.len() + 3)?;
     for (i, &n) in heaps.iter().enumerate() {
         if i > 0 && heaps[i - 1] == n {
             continue;
