@@ -134,7 +134,9 @@ pub enum Error {
 
     #[error(
         "a heap of {heap} has {options} options, more than the {limit} that a search for \
-         winning moves looks through; the outcome and the Grundy values need no such search"
+         every winning move looks through; the outcome and the Grundy values need no such \
+         search, and players and games find their moves among one option of each class of \
+         equal values once a period is proven"
     )]
     TooManyOptions { heap: u64, options: u64, limit: u64 },
 

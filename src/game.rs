@@ -142,7 +142,7 @@ impl Game {
         let mut heaps = self.start.heaps().to_vec();
         let mut mistakes = Vec::new();
         for (ply, &played) in self.history.iter().enumerate() {
-            let analysis = self.solver.analyse(&heaps);
+            let analysis = self.solver.analyse_by_class(&heaps);
             let before = heaps.clone();
             apply(&mut heaps, &played);
             let after = self.solver.outcome(&heaps);

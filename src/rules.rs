@@ -148,10 +148,17 @@ impl Rules {
         self.check_heaps_up_to(heaps.iter().copied().max().unwrap_or(0))
     }
 
-    /// For codes: refuse to search the options of heaps up to `top` for winning moves
-    /// when a heap has more than `code::MAX_SCANNED_OPTIONS`.
+    /// For codes: refuse to search the options of heaps up to `top` for every winning
+    /// move when a heap has more than `code::MAX_SCANNED_OPTIONS`.
     pub fn check_scan_up_to(&self, top: u64) -> Result<()> {
-        self.codes().try_for_each(|code| code.check_scan(top))
+        self.codes().try_for_each(|code| code.check_scan(top, None))
+    }
+
+    /// As `check_scan_up_to`, for a search for the first winning move in normal play,
+    /// which may go by classes of equal Grundy values once a period is proven.
+    pub fn check_scan_by_class_up_to(&self, top: u64) -> Result<()> {
+        self.codes()
+            .try_for_each(|code| code.check_scan(top, code.grundy_reach()))
     }
 
     /// For codes: make the Grundy value of every heap up to `top` within reach.
@@ -323,7 +330,9 @@ impl<'a> Take<'a> {
     }
 
     /// Every option of a heap of `n` that leaves Grundy value `target`, in the order of
-    /// `options`. Without a set or a code there is at most one, found in O(1).
+    /// `options`; of a code's heap past the scan limit, the first of each class of
+    /// options with equal values (`TakeAndBreak::scanned_options`). Without a set or a
+    /// code there is at most one, found in O(1).
     pub fn to_grundy(self, n: u64, target: u64) -> impl Iterator<Item = HeapMove> + 'a {
         let single = match self {
             Take::Any | Take::UpTo(_) => {
@@ -331,14 +340,13 @@ impl<'a> Take<'a> {
             }
             _ => None,
         };
-        let searched = match self {
-            Take::Set(_) | Take::Code(_) => Some(self),
-            _ => None,
+        // A code's heaps past the scan limit go by classes of equal Grundy values.
+        let scanned: Box<dyn Iterator<Item = HeapMove> + 'a> = match self {
+            Take::Set(_) => self.options(n),
+            Take::Code(code) => Box::new(code.scanned_options(n, code.grundy_reach())),
+            _ => Box::new(std::iter::empty()),
         };
-        let scan = searched.into_iter().flat_map(move |take| {
-            take.options(n)
-                .filter(move |option| take.option_value(n, option) == target)
-        });
+        let scan = scanned.filter(move |option| self.option_value(n, option) == target);
         single.map(HeapMove::take).into_iter().chain(scan)
     }
 

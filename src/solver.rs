@@ -254,10 +254,16 @@ impl Solver {
         } else {
             Some(Table::solve(start, rules, max_positions)?)
         };
-        // The solver answers winning moves, which scan every option of a heap. Checked
-        // after the search: one too large refuses with its own limit, more to the
-        // point for an outcome.
-        rules.check_scan_up_to(start.iter().copied().max().unwrap_or(0))?;
+        // The solver answers winning moves, which scan the options of a heap, by
+        // classes past the scan limit where a period gives them. Checked after the
+        // search: one too large refuses with its own limit, more to the point for an
+        // outcome.
+        let top = start.iter().copied().max().unwrap_or(0);
+        match &table {
+            None => rules.check_scan_by_class_up_to(top)?,
+            Some(Table::Quotient(q, rule)) => rule.check_scan(top, q.reach())?,
+            Some(_) => rules.check_scan_up_to(top)?,
+        }
         Ok(Solver {
             rules: rules.clone(),
             start: start.to_vec(),
@@ -318,10 +324,34 @@ impl Solver {
         }
     }
 
-    /// Grundy values, nim-sum, outcome and every winning move of `heaps`.
-    pub fn analyse(&self, heaps: &[u64]) -> Analysis {
+    /// Grundy values, nim-sum, outcome and every winning move of `heaps`: refused
+    /// for a code's heap with more options than a search looks through.
+    pub fn analyse(&self, heaps: &[u64]) -> Result<Analysis> {
+        self.check_every(heaps)?;
+        Ok(self.analyse_by_class(heaps))
+    }
+
+    /// Every winning move of `heaps`, in heap order, then smallest take first:
+    /// refused as `analyse` is.
+    pub fn winning_moves(&self, heaps: &[u64]) -> Result<Vec<Move>> {
+        self.check_every(heaps)?;
+        Ok(self.winning_moves_by_class(heaps))
+    }
+
+    fn check_every(&self, heaps: &[u64]) -> Result<()> {
+        self.rules
+            .check_scan_up_to(heaps.iter().copied().max().unwrap_or(0))
+    }
+
+    /// As `analyse`, except that the options of a code's heap past the scan limit are
+    /// looked through one of each class that the Grundy values (or the misère
+    /// quotient) cannot tell apart (`TakeAndBreak::scanned_options`): the first
+    /// winning move is `analyse`'s first, from heaps of any size.
+    pub fn analyse_by_class(&self, heaps: &[u64]) -> Analysis {
         match &self.table {
-            None => theory::analyse(heaps, &self.rules).expect("closed form, heaps checked"),
+            None => {
+                theory::analyse_by_class(heaps, &self.rules).expect("closed form, heaps checked")
+            }
             Some(table) => {
                 let grundy = theory::grundy_values(heaps, &self.rules).expect("heaps checked");
                 Analysis {
@@ -334,10 +364,14 @@ impl Solver {
         }
     }
 
-    /// Every winning move of `heaps`, in heap order, then smallest take first.
-    pub fn winning_moves(&self, heaps: &[u64]) -> Vec<Move> {
+    /// The winning moves of `heaps` as `analyse_by_class` finds them.
+    pub fn winning_moves_by_class(&self, heaps: &[u64]) -> Vec<Move> {
         match &self.table {
-            None => theory::winning_moves(heaps, &self.rules).expect("closed form"),
+            None => {
+                theory::analyse_by_class(heaps, &self.rules)
+                    .expect("closed form, heaps checked")
+                    .winning_moves
+            }
             Some(table) => table.winning_moves(heaps),
         }
     }

@@ -104,11 +104,6 @@ pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
     })
 }
 
-/// Every winning move, in heap order, then in the order of `Take::options`.
-pub fn winning_moves(heaps: &[u64], rules: &Rules) -> Result<Vec<Move>> {
-    Ok(analyse(heaps, rules)?.winning_moves)
-}
-
 /// Everything the closed forms say about a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
@@ -119,9 +114,18 @@ pub struct Analysis {
     pub winning_moves: Vec<Move>,
 }
 
+/// Everything the closed forms say, with every winning move: refused for a code's heap
+/// with more options than a search looks through (`Rules::check_scan_up_to`).
 pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
-    check_closed_form(heaps, rules)?;
     rules.check_scan_up_to(heaps.iter().copied().max().unwrap_or(0))?;
+    analyse_by_class(heaps, rules)
+}
+
+/// As `analyse`, except that the options of a code's heap past the scan limit are
+/// looked through one of each class of equal Grundy values (`Take::to_grundy`): the
+/// first winning move is the first of `analyse`'s, for heaps of any size.
+pub fn analyse_by_class(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
+    check_closed_form(heaps, rules)?;
     let grundy = grundy_values(heaps, rules)?;
     let nim_sum = grundy.iter().fold(0, |s, &g| s ^ g);
     let big = grundy.iter().filter(|&&g| g > 1).count();

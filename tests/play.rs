@@ -112,8 +112,9 @@ fn from_a_lost_position_the_perfect_player_leaves_few_winning_replies() {
     let mut after = vec![1, 2, 3];
     after[mv.heap] -= mv.take;
     assert_eq!(
-        theory::winning_moves(&after, &Rules::normal())
+        theory::analyse(&after, &Rules::normal())
             .unwrap()
+            .winning_moves
             .len(),
         1
     );

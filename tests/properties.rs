@@ -61,7 +61,7 @@ proptest! {
     #[test]
     fn no_move_from_p_reaches_p((mut heaps, rules) in game(), heap_pick: usize, take_pick: u64) {
         // Make a P-position from a random one by playing its winning move.
-        if let Some(&mv) = theory::winning_moves(&heaps, &rules).unwrap().first() {
+        if let Some(&mv) = theory::analyse(&heaps, &rules).unwrap().winning_moves.first() {
             heaps = Position::new(heaps).after(mv, &rules).unwrap().heaps().to_vec();
         }
         if theory::outcome(&heaps, &rules).unwrap() == Outcome::P {

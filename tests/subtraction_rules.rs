@@ -52,7 +52,7 @@ fn check_search(bounds: &[u64], rules: &Rules) {
     let solver = Solver::new(bounds, rules, u64::MAX).unwrap();
     for heaps in positions(bounds) {
         assert_eq!(solver.outcome(&heaps), solution.outcome(&heaps));
-        for mv in solver.winning_moves(&heaps) {
+        for mv in solver.winning_moves(&heaps).unwrap() {
             let next = Position::new(heaps.clone()).after(mv, rules).unwrap();
             assert_eq!(solution.outcome(next.heaps()), Outcome::P);
         }
@@ -213,7 +213,7 @@ fn legal_moves_and_illegal_takes() {
     ));
     // With a set, one heap may hold several winning moves; all of them are listed:
     // from 3 with {1, 3, 4}, taking 1 leaves 2 (P) and taking 3 leaves 0 (P).
-    let several = theory::winning_moves(&[3], &rules).unwrap();
+    let several = theory::analyse(&[3], &rules).unwrap().winning_moves;
     assert_eq!(several, vec![Move::new(0, 1), Move::new(0, 3)]);
 }
 

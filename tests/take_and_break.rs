@@ -394,7 +394,7 @@ fn one_search_answers_a_game() {
     let kayles = rules("0.77", true);
     let start = [7, 4, 2];
     let first = shared(&start, &kayles, 1 << 20).unwrap();
-    for mv in first.winning_moves(&start) {
+    for mv in first.winning_moves(&start).unwrap() {
         let mut after = start.to_vec();
         apply(&mut after, &mv);
         let again = shared(&after, &kayles, 1 << 20).unwrap();

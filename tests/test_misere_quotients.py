@@ -145,6 +145,34 @@ def test_games_and_players_use_the_quotient_past_the_search():
     assert wins == (50, 0)
 
 
+@pytest.mark.parametrize("misere", [False, True])
+def test_perfect_play_from_heaps_past_the_scan_limit(misere):
+    # A heap of about 10**12 has 10**12 options: too many to list its winning moves,
+    # but a player looks through one option of each class that the period (71, 12) of
+    # Kayles' values and of its misère quotient cannot tell apart. Its first winning
+    # move is the one a full scan finds from a small heap of the same class, with the
+    # part that is not cut off grown by the difference (Winning Ways, ch. 4: Kayles
+    # values repeat with period 12 from heap 71).
+    rules = nk.Rules(code="0.77", misere=misere)
+    for big in (10**12, 10**12 + 5, 10**9 + 7):
+        small = 71 + 2 * 12 + (big - 71) % 12
+        for other in ([], [4], [7, 2]):
+            exact = nk.Position([small, *other]).winning_moves(rules)
+            game = nk.Game(nk.Position([big, *other]), rules)
+            assert (game.position.outcome(rules) == nk.Outcome.P) == (not exact)
+            chosen = nk.PerfectPlayer().choose(game)
+            if not exact:
+                continue
+            first = exact[0]
+            into = first.into
+            if first.heap == 0 and into is not None:
+                into = (into[0], into[1] + big - small)
+            assert (chosen.heap, chosen.take, chosen.into) == (first.heap, first.take, into)
+            assert game.position.after(chosen, rules).outcome(rules) == nk.Outcome.P
+    with pytest.raises(ValueError, match="every winning move"):
+        nk.Position([10**12]).winning_moves(rules)
+
+
 @pytest.mark.parametrize("take", [{1, 3, 4}, {2, 3}, {1, 4}, {2, 5, 6}, {1, 2, 5}])
 def test_subtraction_sets_are_codes(take):
     game = nk.SubtractionGame(take)

@@ -218,18 +218,25 @@ def test_batch_normal_play_uses_grundy_values():
     assert found[0].tolist() == first[0].tolist()
     assert found[1].tolist() == first[1].tolist()
     assert not found[2].any()
-    # A heap of 10**12 has about 10**12 splits: its outcome is O(1), but a search of
-    # its winning moves is refused, not left to run for hours.
+    # A heap of 10**12 has about 10**12 splits: its outcome is O(1), but listing or
+    # counting every winning move is refused, not left to run for hours. The first
+    # winning move is found among one option of each class of equal values (the
+    # period): in a game, and in winning_split.
     huge = Position([10**12, 7])
     assert huge.outcome(rules) is (nk.Outcome.P if expected[3] == 0 else nk.Outcome.N)
     for call in (
         lambda: huge.winning_moves(rules),
         lambda: batch.count_winning_moves(heaps, rules),
-        lambda: batch.winning_split(heaps, rules),
-        lambda: nk.Game(huge, rules),
+        lambda: nk.analyse(huge, rules),
     ):
         with pytest.raises(ValueError, match="options, more than"):
             call()
+    game = nk.Game(huge, rules)
+    move = nk.PerfectPlayer().choose(game)
+    assert move is not None
+    assert huge.after(move, rules).nim_sum(rules) == 0
+    heap, take, into = batch.winning_split(heaps, rules)
+    assert (heap[3], take[3], tuple(into[3])) == (move.heap, move.take, (*move.into, 0))
 
 
 @pytest.mark.parametrize("code", ["0.77", "0.07", "4!.0", "8.0"])

@@ -80,7 +80,7 @@ fn classic_positions() {
         theory::Outcome::N
     );
     assert_eq!(
-        theory::winning_moves(&[3, 4, 5], &normal).unwrap(),
+        theory::analyse(&[3, 4, 5], &normal).unwrap().winning_moves,
         vec![nimkit::position::Move::new(0, 2)]
     );
     assert_eq!(theory::outcome(&[], &normal).unwrap(), theory::Outcome::P);

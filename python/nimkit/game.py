@@ -23,7 +23,8 @@ class Mistake:
     player: int
     played: Move
     before: Position
-    #: Every move that would have kept the win.
+    #: Every move that would have kept the win (from a heap with more than 2**24
+    #: options, the first of each class of moves that the period cannot tell apart).
     better: tuple[Move, ...]
 
     def __str__(self) -> str:

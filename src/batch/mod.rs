@@ -49,6 +49,8 @@ pub fn is_p_position<T: HeapInt>(
 ) -> Result<()> {
     let shape = out.shape().to_vec();
     if let Some(solver) = searched(&heaps, rules, &[&shape], max_positions)? {
+        // A count needs every winning move: no classes.
+        check_scan(&heaps, rules, Rules::check_scan_up_to)?;
         map_positions(&heaps, &mut out, |row| {
             with_u64s(row, |row| solver.outcome(row) == Outcome::P)
         });
@@ -87,7 +89,9 @@ pub fn winning_move<T: HeapInt>(
             .and(heaps.lanes(last))
             .par_for_each(|heap, take, lane| {
                 let first = with_row(&lane, |row| {
-                    with_u64s(row, |row| solver.winning_moves(row).first().copied())
+                    with_u64s(row, |row| {
+                        solver.winning_moves_by_class(row).first().copied()
+                    })
                 });
                 (*heap, *take) = first.map_or((-1, 0), |mv| (mv.heap as i64, mv.take));
             });
@@ -117,7 +121,7 @@ pub fn winning_split<T: HeapInt>(
     let shapes = [heap_out.shape().to_vec(), take_out.shape().to_vec()];
     let solver = searched(&heaps, rules, &[&shapes[0], &shapes[1]], max_positions)?;
     check(&heaps, rules, &[&shapes[0], &shapes[1]])?;
-    check_scan(&heaps, rules)?;
+    check_scan(&heaps, rules, Rules::check_scan_by_class_up_to)?;
     let mut expected = shapes[0].clone();
     expected.push(3);
     if into_out.shape() != expected.as_slice() {
@@ -134,8 +138,8 @@ pub fn winning_split<T: HeapInt>(
         .par_for_each(|heap, take, mut into, lane| {
             let first = with_row(&lane, |row| {
                 with_u64s(row, |row| match &solver {
-                    Some(solver) => solver.winning_moves(row).first().copied(),
-                    None => theory::analyse(row, rules)
+                    Some(solver) => solver.winning_moves_by_class(row).first().copied(),
+                    None => theory::analyse_by_class(row, rules)
                         .ok()
                         .and_then(|a| a.winning_moves.first().copied()),
                 })
@@ -160,12 +164,14 @@ pub fn count_winning_moves<T: HeapInt>(
 ) -> Result<()> {
     let shape = out.shape().to_vec();
     if let Some(solver) = searched(&heaps, rules, &[&shape], max_positions)? {
+        // A count needs every winning move: no classes.
+        check_scan(&heaps, rules, Rules::check_scan_up_to)?;
         map_positions(&heaps, &mut out, |row| {
-            with_u64s(row, |row| solver.winning_moves(row).len() as i64)
+            with_u64s(row, |row| solver.winning_moves_by_class(row).len() as i64)
         });
         return Ok(());
     }
-    check_scan(&heaps, rules)?;
+    check_scan(&heaps, rules, Rules::check_scan_up_to)?;
     let kernel = CountMoves {
         heaps: heaps.clone(),
         rules,
@@ -255,8 +261,13 @@ fn check<T: HeapInt>(
     check_signs(heaps)
 }
 
-/// For codes: refuse heaps whose options are too many to search for winning moves.
-fn check_scan<T: HeapInt>(heaps: &ArrayViewD<'_, T>, rules: &Rules) -> Result<()> {
+/// For codes: refuse heaps whose options are too many to search for winning moves
+/// (`check`: every move, or the first by classes).
+fn check_scan<T: HeapInt>(
+    heaps: &ArrayViewD<'_, T>,
+    rules: &Rules,
+    check: fn(&Rules, u64) -> Result<()>,
+) -> Result<()> {
     if !rules.has_code() {
         return Ok(());
     }
@@ -265,7 +276,7 @@ fn check_scan<T: HeapInt>(heaps: &ArrayViewD<'_, T>, rules: &Rules) -> Result<()
         .into_par_iter()
         .map(|v| v.unsigned().to_u64())
         .max();
-    rules.check_scan_up_to(top.unwrap_or(0))
+    check(rules, top.unwrap_or(0))
 }
 
 /// Check the input, then run `kernel` with the right Grundy strategy.

@@ -355,7 +355,7 @@ impl TakeAndBreak {
             }
             i -= pairs;
             let (a, b, c) = self
-                .triples(m)
+                .triples(m, u64::MAX)
                 .nth(usize::try_from(i).unwrap_or(usize::MAX))
                 .expect("the index is below the count");
             return HeapMove::split(take, Parts::three(a, b, c));
@@ -363,12 +363,13 @@ impl TakeAndBreak {
         unreachable!("the index is below the count")
     }
 
-    /// Every `(a, b, c)` with `a <= b <= c` (or `<` with `!`) summing to `m`.
-    fn triples(&self, m: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+    /// Every `(a, b, c)` with `a <= b <= c` (or `<` with `!`) summing to `m`, and
+    /// `a` and `b` at most `small`.
+    fn triples(&self, m: u64, small: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
         let step = u64::from(self.distinct);
-        (1..=m / 3).flat_map(move |a| {
+        (1..=(m / 3).min(small)).flat_map(move |a| {
             let b0 = a + step;
-            (b0..=m.saturating_sub(a) / 2).filter_map(move |b| {
+            (b0..=(m.saturating_sub(a) / 2).min(small)).filter_map(move |b| {
                 let c = m - a - b;
                 (c >= b + step).then_some((a, b, c))
             })
@@ -378,6 +379,49 @@ impl TakeAndBreak {
     /// Every option of a heap of `n`, in the order of `nth` (made in turn, not by
     /// `nth`: searches spend their time here).
     pub fn options(&self, n: u64) -> impl Iterator<Item = HeapMove> + '_ {
+        self.options_below(n, u64::MAX)
+    }
+
+    /// The options a search for moves looks through: every option of a heap of `n`,
+    /// or, past `MAX_SCANNED_OPTIONS`, one option of each class that a map of heap
+    /// sizes cannot tell apart, when that map repeats with some period `p` from
+    /// `reach - p` on (`reach`: preperiod plus period; see `check_scan`). A part of at
+    /// least `reach` moved down by `p`, and the largest part moved up by `p`, keep
+    /// their values and make an option earlier in `options` order; so the options
+    /// whose parts other than the largest are below `reach` hold one of every class,
+    /// and the first option of a class is among them.
+    pub fn scanned_options(
+        &self,
+        n: u64,
+        reach: Option<u64>,
+    ) -> impl Iterator<Item = HeapMove> + '_ {
+        let reach = reach.filter(|_| self.count(n) > MAX_SCANNED_OPTIONS);
+        self.options_by_class(n, reach)
+    }
+
+    /// The options of a heap of `n` that `scanned_options` keeps past the scan limit,
+    /// whatever their number: all of them without `reach`, or for codes without
+    /// classes.
+    pub fn options_by_class(
+        &self,
+        n: u64,
+        reach: Option<u64>,
+    ) -> impl Iterator<Item = HeapMove> + '_ {
+        let bound = reach.filter(|_| self.has_classes()).unwrap_or(u64::MAX);
+        self.options_below(n, bound)
+    }
+
+    /// Whether options fall into classes as `scanned_options` says: not for codes
+    /// that leave three different heaps (moving a middle part down may meet the
+    /// smallest).
+    fn has_classes(&self) -> bool {
+        !(self.distinct && self.leaves_three())
+    }
+
+    /// The options of a heap of `n` whose parts other than the largest are below
+    /// `bound`, in `options` order.
+    fn options_below(&self, n: u64, bound: u64) -> impl Iterator<Item = HeapMove> + '_ {
+        let small = bound.saturating_sub(1);
         let takes = (0..self.digits.len()).take_while(move |&t| t as u64 <= n);
         takes.flat_map(move |t| {
             let (d, m, take) = (self.digits[t], n - t as u64, t as u64);
@@ -386,8 +430,9 @@ impl TakeAndBreak {
                 (false, _) => 0,
                 (true, true) => (m - 1) / 2,
                 (true, false) => m / 2,
-            };
-            let triples = (d & THREE != 0 && m >= 3).then(|| self.triples(m));
+            }
+            .min(small);
+            let triples = (d & THREE != 0 && m >= 3).then(|| self.triples(m, small));
             let single = single.then(|| HeapMove::take(take));
             let pairs =
                 (0..pairs).map(move |i| HeapMove::split(take, Parts::two(i + 1, m - i - 1)));
@@ -476,10 +521,11 @@ impl TakeAndBreak {
 
     /// Refuse to look through the options of a heap of `n` for winning moves when
     /// they are more than `MAX_SCANNED_OPTIONS` (a split of a heap of `n` has about
-    /// `n / 2` options, so the scan is bounded, not the heap).
-    pub fn check_scan(&self, n: u64) -> Result<()> {
+    /// `n / 2` options, so the scan is bounded, not the heap), unless `reach` is given
+    /// and the scan may go by classes (`scanned_options`).
+    pub fn check_scan(&self, n: u64, reach: Option<u64>) -> Result<()> {
         let options = self.count(n);
-        if options > MAX_SCANNED_OPTIONS {
+        if options > MAX_SCANNED_OPTIONS && !(reach.is_some() && self.has_classes()) {
             return Err(Error::TooManyOptions {
                 heap: n,
                 options,
@@ -507,6 +553,12 @@ impl TakeAndBreak {
             && values.len() >= needed
             && (preperiod..needed - period).all(|n| values[n] == values[n + period])
             && (preperiod == 0 || values[preperiod - 1] != values[preperiod - 1 + period])
+    }
+
+    /// Preperiod plus period of the Grundy values, once proven: where the scan of
+    /// a heap's options may go by classes of equal values (`scanned_options`).
+    pub fn grundy_reach(&self) -> Option<u64> {
+        self.periodic.get().map(|p| (p.preperiod + p.period) as u64)
     }
 
     /// `(preperiod, period)` once proven (`ensure` grows the values and tries).

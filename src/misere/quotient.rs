@@ -58,6 +58,12 @@ impl MisereQuotient {
         Ok(self.p[self.element_of(heaps)? as usize])
     }
 
+    /// Preperiod plus period of the heap-to-element map, once proven: where the scan
+    /// of a heap's options may go by classes of equal elements.
+    pub fn reach(&self) -> Option<u64> {
+        self.period.map(|(pre, p)| (pre + p) as u64)
+    }
+
     /// Whether every heap of `heaps` has an element (computed, or from the period).
     pub fn covers(&self, heaps: &[u64]) -> bool {
         self.period.is_some() || heaps.iter().all(|&n| n <= self.max_heap() as u64)
@@ -65,8 +71,10 @@ impl MisereQuotient {
 
     /// Every move of `heaps` under `rule` (the quotient's code) to a P-position: the
     /// product of the other heaps' elements and the option's is in the P-portion.
-    /// In heap order, then in the order of the code's options. The caller bounds the
-    /// options scanned (`TakeAndBreak::check_scan`).
+    /// In heap order, then in the order of the code's options; of a heap past the
+    /// scan limit, the first of each class of options with equal elements
+    /// (`TakeAndBreak::scanned_options`). The caller bounds the options scanned
+    /// (`TakeAndBreak::check_scan` with `reach`).
     pub fn winning_moves(&self, heaps: &[u64], rule: &TakeAndBreak) -> Result<Vec<Move>> {
         let elements = heaps
             .iter()
@@ -81,7 +89,7 @@ impl MisereQuotient {
         let mut prefix = 0;
         for (i, &n) in heaps.iter().enumerate() {
             let rest = self.monoid.product(prefix, suffix[i + 1]);
-            for option in rule.options(n) {
+            for option in rule.scanned_options(n, self.reach()) {
                 let left = self.option_element(n, &option)?;
                 if self.p[self.monoid.product(rest, left) as usize] {
                     moves.push(option.on(i));

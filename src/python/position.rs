@@ -129,7 +129,9 @@ impl PyPosition {
 
     /// Every move to a P-position, in heap order, then smallest take first (at most
     /// one per heap in Nim and with take limits). ``max_positions`` as for
-    /// ``outcome``.
+    /// ``outcome``. ValueError for a heap with more than 2**24 options (a split of a
+    /// heap of n has about n / 2); a ``PerfectPlayer`` finds a winning move from any
+    /// heap.
     #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn winning_moves(
         &self,
@@ -140,7 +142,9 @@ impl PyPosition {
         let max_positions = max_positions.0;
         let heaps = self.heaps();
         let moves = with_rules(rules, |r| {
-            py.detach(|| solver::shared(heaps, r, max_positions).map(|s| s.winning_moves(heaps)))
+            py.detach(|| {
+                solver::shared(heaps, r, max_positions).and_then(|s| s.winning_moves(heaps))
+            })
         })?;
         Ok(py_moves(moves))
     }

@@ -32,7 +32,8 @@ pub fn analyse(
 ) -> PyResult<(Vec<u64>, u64, bool, Vec<PyMove>)> {
     let max_positions = max_positions.0;
     let (heaps, rules) = (position.get().heaps(), rules.get().rules());
-    let a = py.detach(|| solver::shared(heaps, rules, max_positions).map(|s| s.analyse(heaps)))?;
+    let a =
+        py.detach(|| solver::shared(heaps, rules, max_positions).and_then(|s| s.analyse(heaps)))?;
     Ok((
         a.grundy,
         a.nim_sum,
