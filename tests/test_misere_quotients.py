@@ -210,3 +210,60 @@ def test_0_75_is_the_quotient_r8():
     assert [h for _, h in q.generators] == [1, 2, 5]
     # The presentation's words: the P-portion as the paper writes it.
     assert {q.word(x) for x in q.p_portion} == {"a", "c^2"}  # c^2 = b^2
+
+
+def bouton_misere_is_p(values: list[int]) -> bool:
+    """Misère Nim (Bouton): with every heap at most 1, P iff their nim-sum is 1;
+    otherwise P iff it is 0."""
+    nim_sum = functools.reduce(lambda x, y: x ^ y, values, 0)
+    return nim_sum == 1 if all(v <= 1 for v in values) else nim_sum == 0
+
+
+# Plambeck, "Quaternary games" (plambeck.org/oldhtml/mathematics/games/misere/
+# quaternary): every three-digit quaternary game (code digits 0-3) has only misère
+# nim heaps as values except the seven "woolly mammoths" below; Winning Ways (ch. 13)
+# finds .31 (Stalking) the only such two-digit one.
+MAMMOTHS = {"0.121", "0.123", "0.131", "0.201", "0.211", "0.312", "0.331", "0.31"}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [f"0.{a}{b}" for a in "123" for b in "0123"]
+    + [f"0.{a}{b}{c}" for a in "123" for b in "0123" for c in "123"],
+)
+def test_quaternary_games_are_misere_nim_except_the_mammoths(code):
+    # A game whose heaps are all misère nim heaps plays as misère Nim on its Grundy
+    # values: its outcomes are Bouton's, and its quotient is tame (T_1 or T_2, of
+    # order 2 or 6, as its values are at most 1 or 3). Each mammoth has a position of
+    # at most three heaps up to 15 where Bouton's rule fails.
+    rules = nk.Rules(code=code, misere=True)
+    values = nk.TakeAndBreak(code).grundy_sequence(16).tolist()
+    positions = itertools.chain.from_iterable(
+        itertools.combinations_with_replacement(range(1, 16), k) for k in (1, 2, 3)
+    )
+    disagree = [
+        w
+        for w in positions
+        if (nk.Position(list(w)).outcome(rules) == nk.Outcome.P)
+        != bouton_misere_is_p([values[h] for h in w])
+    ]
+    assert bool(disagree) == (code in MAMMOTHS)
+    if code not in MAMMOTHS:
+        q = nk.TakeAndBreak(code).misere_quotient()
+        assert q.is_stable
+        assert q.order == (2 if max(values) <= 1 else 6)
+
+
+def test_0_312_has_plambecks_genus_sequence_and_a_plus_a_is_zero():
+    """Plambeck's page on .312 (plambeck.org/oldhtml/mathematics/games/misere/
+    quaternary/0312): genus 1^03131, 2^20, 0^02, 2^1420, then 0^02, 1^13 with period
+    two; the heap of 4 (A, genus 2^1420) is no nim heap, but A + A plays as 0."""
+    t = nk.TakeAndBreak("0.312")
+    # nimkit writes a genus up to where its last two digits start to alternate:
+    # 1^03131... is 1^031.
+    expected = ["1^031", "2^20", "0^02", "2^1420"] + ["0^02", "1^13"] * 4
+    assert [str(t.genus(n)) for n in range(1, 13)] == expected
+    q = t.misere_quotient()
+    a = q.heap_element(4)
+    assert q.table[a, a] == 0
+    assert a != 0
