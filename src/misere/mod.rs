@@ -23,6 +23,57 @@ pub const SHARED_MAX_HEAP: usize = 300;
 type Known = HashMap<String, Option<Arc<MisereQuotient>>>;
 static SHARED: Mutex<Option<Known>> = Mutex::new(None);
 
+/// The computation of each code's quotient that reached furthest, kept so that the
+/// quotient asked for again, or further, resumes rather than starts over.
+static SOLVERS: Mutex<Option<HashMap<String, QuotientSolver>>> = Mutex::new(None);
+
+/// The quotient of `rule`'s heaps up to `max_heap` (`QuotientSolver::compute`, with
+/// `report`), from the code's kept computation when it holds it or can go on to it.
+/// The work is kept even when it stops (Ctrl-C, or a quotient too large).
+pub fn quotient_up_to(
+    rule: &Arc<TakeAndBreak>,
+    max_heap: usize,
+    report: &mut dyn FnMut(usize),
+) -> Result<MisereQuotient> {
+    let code = rule.code();
+    let lock = || SOLVERS.lock().unwrap_or_else(PoisonError::into_inner);
+    let kept = lock().get_or_insert_with(HashMap::new).remove(&code);
+    let mut solver = match kept {
+        Some(kept) => {
+            if let Some(q) = kept.quotient_at(max_heap) {
+                keep(lock(), code, kept);
+                return Ok(q);
+            }
+            if kept.max_heap() < max_heap {
+                kept
+            } else {
+                // It went past `max_heap` and grew since: start over, keep it.
+                keep(lock(), code.clone(), kept);
+                QuotientSolver::new(Arc::clone(rule))
+            }
+        }
+        None => QuotientSolver::new(Arc::clone(rule)),
+    };
+    let found = solver.compute(max_heap, report).map(|()| solver.quotient());
+    keep(lock(), code, solver);
+    found
+}
+
+/// Keep `solver` unless the kept one for `code` reached further.
+fn keep(
+    mut solvers: std::sync::MutexGuard<'_, Option<HashMap<String, QuotientSolver>>>,
+    code: String,
+    solver: QuotientSolver,
+) {
+    let solvers = solvers.get_or_insert_with(HashMap::new);
+    if solvers
+        .get(&code)
+        .is_none_or(|kept| kept.max_heap() < solver.max_heap())
+    {
+        solvers.insert(code, solver);
+    }
+}
+
 /// The code's misère quotient up to `SHARED_MAX_HEAP` heaps, computed once per code
 /// (when `compute`) and kept; `None` when it outgrows its limits or is not computed.
 /// Ctrl-C stops it without keeping anything.
@@ -35,9 +86,8 @@ pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<Mise
     if !compute {
         return Ok(None);
     }
-    let mut solver = QuotientSolver::new(Arc::clone(rule));
-    let quotient = match solver.compute(SHARED_MAX_HEAP, &mut |_| {}) {
-        Ok(()) => Some(Arc::new(solver.quotient())),
+    let quotient = match quotient_up_to(rule, SHARED_MAX_HEAP, &mut |_| {}) {
+        Ok(q) => Some(Arc::new(q)),
         Err(Error::Interrupted) => return Err(Error::Interrupted),
         Err(Error::OutOfMemory { bytes }) => return Err(Error::OutOfMemory { bytes }),
         Err(_) => None,

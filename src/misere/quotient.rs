@@ -5,7 +5,7 @@ use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
 use crate::position::{HeapMove, Move};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MisereQuotient {
     pub monoid: Monoid,
     /// Whether each element is in the P-portion.

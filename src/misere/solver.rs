@@ -175,6 +175,25 @@ impl QuotientSolver {
         }
     }
 
+    /// The quotient of heaps up to `max_heap` when this computation holds it: it
+    /// reached `max_heap` (or stopped earlier at a proven period), or it went further
+    /// and the quotient did not grow after `max_heap` (the heaps past it took
+    /// elements it had).
+    pub fn quotient_at(&self, max_heap: usize) -> Option<MisereQuotient> {
+        let reached = self.max_heap();
+        if max_heap == reached || (max_heap > reached && self.period.is_some()) {
+            return Some(self.quotient());
+        }
+        if max_heap > reached || self.changes.iter().any(|&c| c > max_heap) {
+            return None;
+        }
+        let mut q = self.quotient();
+        q.heap.truncate(max_heap + 1);
+        // The period's proof needs the heaps past `max_heap`.
+        q.period = None;
+        Some(q)
+    }
+
     /// The largest heap computed.
     pub fn max_heap(&self) -> usize {
         self.presentation.heap.len() - 1
@@ -237,6 +256,16 @@ impl QuotientSolver {
     fn next(&mut self, poll: &mut Poll) -> Result<()> {
         let n = self.presentation.heap.len();
         self.options.push(self.heap_words(n));
+        let extended = self.extend(n, poll);
+        if extended.is_err() {
+            // Stopped (Ctrl-C, or too large): as before the heap, to resume later.
+            self.options.truncate(n);
+        }
+        extended
+    }
+
+    /// Give heap `n` (its options listed) an element.
+    fn extend(&mut self, n: usize, poll: &mut Poll) -> Result<()> {
         if self.options[n].is_empty() {
             self.presentation.heap.push(0);
             return Ok(());

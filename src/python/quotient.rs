@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::code::TakeAndBreak;
 use crate::misere::presentation::Presentation;
-use crate::misere::{MisereQuotient, QuotientSolver};
+use crate::misere::{self, MisereQuotient};
 use crate::theory::Outcome;
 
 /// The misère quotient of a take-and-break game's heaps up to ``max_heap``
@@ -41,14 +41,10 @@ impl PyMisereQuotient {
         progress: bool,
     ) -> PyResult<Self> {
         let code = rule.code();
-        let mut solver = QuotientSolver::new(rule);
-        progress::run(py, progress, max_heap, "heaps", |report| {
-            solver.compute(max_heap, report)
+        let quotient = progress::run(py, progress, max_heap, "heaps", |report| {
+            misere::quotient_up_to(&rule, max_heap, report)
         })?;
-        Ok(PyMisereQuotient {
-            code,
-            quotient: solver.quotient(),
-        })
+        Ok(PyMisereQuotient { code, quotient })
     }
 }
 

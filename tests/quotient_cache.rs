@@ -1,0 +1,71 @@
+//! The kept computation of each code's misère quotient (`misere::quotient_up_to`)
+//! against a fresh computation: asked for heaps in any order, and resumed after
+//! Ctrl-C, it gives exactly the quotient a new solver gives. (A test binary of its
+//! own: it installs the interrupt hook.)
+use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
+
+use nimkit::code::TakeAndBreak;
+use nimkit::error::Error;
+use nimkit::misere::{self, MisereQuotient, QuotientSolver};
+
+fn fresh(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
+    let mut solver = QuotientSolver::new(Arc::new(TakeAndBreak::parse(code).unwrap()));
+    solver.compute(max_heap, &mut |_| {})?;
+    Ok(solver.quotient())
+}
+
+fn kept(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
+    let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
+    misere::quotient_up_to(&rule, max_heap, &mut |_| {})
+}
+
+#[test]
+fn kept_quotients_equal_fresh_ones_in_any_order() {
+    // Further (resumed), back (read off, or started over where the quotient grew
+    // since), past the proven period, and a quotient that outgrows its limit.
+    let orders = [30, 60, 40, 200, 100, 10, 300, 25];
+    for (code, orders) in [
+        ("0.77", &orders[..]),
+        ("0.75", &orders),
+        ("0.123", &orders),
+        ("0.07", &[35, 20]),
+    ] {
+        for &max_heap in orders {
+            match (kept(code, max_heap), fresh(code, max_heap)) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{code} up to {max_heap}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => panic!("{code} up to {max_heap}: {a:?} but fresh {b:?}"),
+            }
+        }
+    }
+}
+
+/// The thread whose work the hook stops (tests run side by side on threads).
+static STOPPED: Mutex<Option<ThreadId>> = Mutex::new(None);
+
+fn stop_requested() -> bool {
+    *STOPPED.lock().unwrap() == Some(std::thread::current().id())
+}
+
+#[test]
+fn a_computation_stopped_by_ctrl_c_resumes_to_the_same_quotient() {
+    nimkit::interrupt::set_hook(stop_requested);
+    // 0.156 keeps 34 elements with no period in sight: each heap's check grows.
+    let code = "0.156";
+    let me = std::thread::current().id();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        *STOPPED.lock().unwrap() = Some(me);
+    });
+    let stopped = kept(code, 5000);
+    stopper.join().unwrap();
+    assert!(matches!(stopped, Err(Error::Interrupted)), "{stopped:?}");
+    *STOPPED.lock().unwrap() = None;
+    for max_heap in [20, 90] {
+        assert_eq!(
+            kept(code, max_heap).unwrap(),
+            fresh(code, max_heap).unwrap()
+        );
+    }
+}
