@@ -9,6 +9,12 @@ call per position) and by the exact misère search over the same box
 (``nimkit.solve(..., remoteness=False)``, one search from every position), both
 measured in this run; the ratio is search time over quotient time. Last, the time
 per outcome for three heaps near 10**9, which no search reaches.
+
+Then the first winning move of Kayles positions ``[n, 6]``, normal and misère play:
+by a perfect player, which looks through one option of each class the period cannot
+tell apart, against ``Position.winning_moves`` (every option: the baseline), both in
+this run, the moves compared; and from a heap of 10**12, which only the first can
+answer.
 """
 
 from __future__ import annotations
@@ -60,6 +66,35 @@ def main() -> None:
             f"{quotient_time:>10.3f} {search_time:>15.3f} "
             f"{search_time / quotient_time:>7.1f} {per_outcome:>15.2f}"
         )
+    first_moves()
+
+
+def first_moves() -> None:
+    print(f"\n{'play':>6} {'heap':>10} {'every move s':>12} {'by class us':>11} {'ratio':>9}")
+    for misere in (False, True):
+        rules = nk.Rules(code="0.77", misere=misere)
+        for n in (10**5 + 3, 10**6 + 3, 10**7 + 3):
+            start = nk.Position([n, 6])
+            began = time.perf_counter()
+            every = start.winning_moves(rules)
+            scan = time.perf_counter() - began
+            game = nk.Game(start, rules)
+            player = nk.PerfectPlayer()
+            repeats = 100
+            began = time.perf_counter()
+            for _ in range(repeats):
+                chosen = player.choose(game)
+            by_class = (time.perf_counter() - began) / repeats
+            assert every, n
+            assert chosen == every[0], (n, misere)
+            play = "misère" if misere else "normal"
+            ratio = scan / by_class
+            print(f"{play:>6} {n:>10} {scan:>12.3f} {by_class * 1e6:>11.1f} {ratio:>9.0f}")
+        game = nk.Game(nk.Position([10**12, 6]), rules)
+        began = time.perf_counter()
+        player.choose(game)
+        huge = (time.perf_counter() - began) * 1e6
+        print(f"{play:>6} {'10**12':>10} {'refused':>12} {huge:>11.1f}")
 
 
 if __name__ == "__main__":

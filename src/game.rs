@@ -1,4 +1,5 @@
 //! A game in progress: position, history, whose turn, who won.
+use crate::code::Scan;
 use crate::error::{Error, Result};
 use crate::position::{apply, check_move, undo, Move, Position};
 use crate::rules::Rules;
@@ -142,7 +143,7 @@ impl Game {
         let mut heaps = self.start.heaps().to_vec();
         let mut mistakes = Vec::new();
         for (ply, &played) in self.history.iter().enumerate() {
-            let analysis = self.solver.analyse_by_class(&heaps);
+            let analysis = self.solver.analyse_by_class(&heaps, Scan::Every);
             let before = heaps.clone();
             apply(&mut heaps, &played);
             let after = self.solver.outcome(&heaps);

@@ -4,6 +4,7 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use crate::alloc;
+use crate::code::Scan;
 use crate::game::{winner_at_end, Player};
 use crate::interrupt::{self, Cancel};
 use crate::position::{apply, undo, Move, Position};
@@ -162,7 +163,7 @@ fn nth_move(mut pick: u128, takes: impl Fn(usize) -> u128, heaps: usize) -> (usi
 /// The perfect player's move: the first winning move; from a lost position the move
 /// that leaves the opponent the fewest winning replies, then the most objects.
 pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
-    if let Some(&mv) = solver.winning_moves_by_class(heaps).first() {
+    if let Some(&mv) = solver.winning_moves_by_class(heaps, Scan::First).first() {
         return Some(mv);
     }
     let rules = solver.rules();
@@ -183,7 +184,7 @@ pub fn perfect_move(heaps: &[u64], solver: &Solver) -> Option<Move> {
             }
             let mv = option.on(heap);
             apply(&mut after, &mv);
-            let replies = solver.winning_moves_by_class(&after).len();
+            let replies = solver.winning_moves_by_class(&after, Scan::Every).len();
             undo(&mut after, &mv);
             if best.is_none_or(|(r, t, _)| (replies, mv.take) < (r, t)) {
                 best = Some((replies, mv.take, mv));

@@ -1,7 +1,7 @@
 //! The rules of a take-away game: how it ends and how much one turn may take.
 use std::sync::Arc;
 
-use crate::code::TakeAndBreak;
+use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::position::HeapMove;
 use crate::subtraction::GrundySequence;
@@ -330,10 +330,10 @@ impl<'a> Take<'a> {
     }
 
     /// Every option of a heap of `n` that leaves Grundy value `target`, in the order of
-    /// `options`; of a code's heap past the scan limit, the first of each class of
-    /// options with equal values (`TakeAndBreak::scanned_options`). Without a set or a
-    /// code there is at most one, found in O(1).
-    pub fn to_grundy(self, n: u64, target: u64) -> impl Iterator<Item = HeapMove> + 'a {
+    /// `options`, of those `scan` looks through (a code's heap may go by classes of
+    /// options with equal values: `TakeAndBreak::scanned_options`). Without a set or
+    /// a code there is at most one, found in O(1).
+    pub fn to_grundy(self, n: u64, target: u64, scan: Scan) -> impl Iterator<Item = HeapMove> + 'a {
         let single = match self {
             Take::Any | Take::UpTo(_) => {
                 theory::take_from(n, self.grundy(n), self.modulus(), target)
@@ -343,7 +343,7 @@ impl<'a> Take<'a> {
         // A code's heaps past the scan limit go by classes of equal Grundy values.
         let scanned: Box<dyn Iterator<Item = HeapMove> + 'a> = match self {
             Take::Set(_) => self.options(n),
-            Take::Code(code) => Box::new(code.scanned_options(n, code.grundy_reach())),
+            Take::Code(code) => Box::new(code.scanned_options(n, code.grundy_reach(), scan)),
             _ => Box::new(std::iter::empty()),
         };
         let scan = scanned.filter(move |option| self.option_value(n, option) == target);

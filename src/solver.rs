@@ -4,7 +4,7 @@
 //! split heaps, over every multiset of heaps reachable from the start.
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::code::TakeAndBreak;
+use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::misere::{self, MisereQuotient};
 use crate::multiset::MultisetSolution;
@@ -105,12 +105,12 @@ impl Table {
         }
     }
 
-    fn winning_moves(&self, heaps: &[u64]) -> Vec<Move> {
+    fn winning_moves(&self, heaps: &[u64], scan: Scan) -> Vec<Move> {
         match self {
             Table::Box(table) => table.winning_moves(heaps),
             Table::Multiset(table) => table.winning_moves(heaps),
             Table::Quotient(q, rule) => q
-                .winning_moves(heaps, rule)
+                .winning_moves(heaps, rule, scan)
                 .expect("the solver covers the heaps"),
         }
     }
@@ -328,14 +328,14 @@ impl Solver {
     /// for a code's heap with more options than a search looks through.
     pub fn analyse(&self, heaps: &[u64]) -> Result<Analysis> {
         self.check_every(heaps)?;
-        Ok(self.analyse_by_class(heaps))
+        Ok(self.analyse_by_class(heaps, Scan::Every))
     }
 
     /// Every winning move of `heaps`, in heap order, then smallest take first:
     /// refused as `analyse` is.
     pub fn winning_moves(&self, heaps: &[u64]) -> Result<Vec<Move>> {
         self.check_every(heaps)?;
-        Ok(self.winning_moves_by_class(heaps))
+        Ok(self.winning_moves_by_class(heaps, Scan::Every))
     }
 
     fn check_every(&self, heaps: &[u64]) -> Result<()> {
@@ -343,36 +343,35 @@ impl Solver {
             .check_scan_up_to(heaps.iter().copied().max().unwrap_or(0))
     }
 
-    /// As `analyse`, except that the options of a code's heap past the scan limit are
-    /// looked through one of each class that the Grundy values (or the misère
-    /// quotient) cannot tell apart (`TakeAndBreak::scanned_options`): the first
-    /// winning move is `analyse`'s first, from heaps of any size.
-    pub fn analyse_by_class(&self, heaps: &[u64]) -> Analysis {
+    /// As `analyse`, with the options of a code's heap looked through as `scan` says:
+    /// by classes that the Grundy values (or the misère quotient) cannot tell apart,
+    /// where a period gives them (`TakeAndBreak::scanned_options`). The first winning
+    /// move is `analyse`'s first, from heaps of any size.
+    pub fn analyse_by_class(&self, heaps: &[u64], scan: Scan) -> Analysis {
         match &self.table {
-            None => {
-                theory::analyse_by_class(heaps, &self.rules).expect("closed form, heaps checked")
-            }
+            None => theory::analyse_by_class(heaps, &self.rules, scan)
+                .expect("closed form, heaps checked"),
             Some(table) => {
                 let grundy = theory::grundy_values(heaps, &self.rules).expect("heaps checked");
                 Analysis {
                     nim_sum: grundy.iter().fold(0, |s, &g| s ^ g),
                     grundy,
                     outcome: table.outcome(heaps),
-                    winning_moves: table.winning_moves(heaps),
+                    winning_moves: table.winning_moves(heaps, scan),
                 }
             }
         }
     }
 
     /// The winning moves of `heaps` as `analyse_by_class` finds them.
-    pub fn winning_moves_by_class(&self, heaps: &[u64]) -> Vec<Move> {
+    pub fn winning_moves_by_class(&self, heaps: &[u64], scan: Scan) -> Vec<Move> {
         match &self.table {
             None => {
-                theory::analyse_by_class(heaps, &self.rules)
+                theory::analyse_by_class(heaps, &self.rules, scan)
                     .expect("closed form, heaps checked")
                     .winning_moves
             }
-            Some(table) => table.winning_moves(heaps),
+            Some(table) => table.winning_moves(heaps, scan),
         }
     }
 

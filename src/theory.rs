@@ -6,6 +6,7 @@
 //! the nim-sum is 0. Misère play of Nim with take limits: the same while some Grundy
 //! value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1. Misère play
 //! of other subtraction sets has no such rule (`Error::NoClosedForm`): see `solver`.
+use crate::code::Scan;
 use crate::error::{Error, Result};
 use crate::position::Move;
 use crate::rules::Rules;
@@ -118,13 +119,13 @@ pub struct Analysis {
 /// with more options than a search looks through (`Rules::check_scan_up_to`).
 pub fn analyse(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
     rules.check_scan_up_to(heaps.iter().copied().max().unwrap_or(0))?;
-    analyse_by_class(heaps, rules)
+    analyse_by_class(heaps, rules, Scan::Every)
 }
 
-/// As `analyse`, except that the options of a code's heap past the scan limit are
-/// looked through one of each class of equal Grundy values (`Take::to_grundy`): the
-/// first winning move is the first of `analyse`'s, for heaps of any size.
-pub fn analyse_by_class(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
+/// As `analyse`, with the options of a code's heap looked through as `scan` says
+/// (`Take::to_grundy`), by classes of equal Grundy values where a period gives them:
+/// the first winning move is the first of `analyse`'s, for heaps of any size.
+pub fn analyse_by_class(heaps: &[u64], rules: &Rules, scan: Scan) -> Result<Analysis> {
     check_closed_form(heaps, rules)?;
     let grundy = grundy_values(heaps, rules)?;
     let nim_sum = grundy.iter().fold(0, |s, &g| s ^ g);
@@ -141,7 +142,7 @@ pub fn analyse_by_class(heaps: &[u64], rules: &Rules) -> Result<Analysis> {
         .enumerate()
         .flat_map(|(heap, (&g, &n))| {
             let target = target_grundy(nim_sum ^ g, big > usize::from(g > 1), misere);
-            let options = rules.take_for(heap).to_grundy(n, target);
+            let options = rules.take_for(heap).to_grundy(n, target, scan);
             options.map(move |option| option.on(heap))
         })
         .collect();

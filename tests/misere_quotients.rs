@@ -3,7 +3,7 @@
 //! nothing of monoids), and the theorem that impartial quotients have even order.
 use std::sync::Arc;
 
-use nimkit::code::TakeAndBreak;
+use nimkit::code::{Scan, TakeAndBreak};
 use nimkit::misere::{genus, MisereQuotient, QuotientSolver};
 use nimkit::multiset::MultisetSolution;
 use nimkit::rules::{Rules, TakeLimit};
@@ -230,7 +230,7 @@ fn winning_moves_equal_the_search() {
         let exact = MultisetSolution::solve_all(starts.clone(), &misere(code), 1 << 24).unwrap();
         for w in &starts {
             assert_eq!(
-                q.winning_moves(w, &rule).unwrap(),
+                q.winning_moves(w, &rule, Scan::Every).unwrap(),
                 exact.winning_moves(w),
                 "{code} {w:?}"
             );

@@ -88,7 +88,7 @@ fn winning_moves_from_heaps_of_any_size() {
         let rules = Rules::new(misere, TakeLimit::Code(rule)).unwrap();
         let solver = Solver::new(&start, &rules, 1 << 20).unwrap();
         assert!(solver.winning_moves(&start).is_err(), "every move: refused");
-        let moves = solver.winning_moves_by_class(&start);
+        let moves = solver.winning_moves_by_class(&start, nimkit::code::Scan::First);
         assert_eq!(
             moves.is_empty(),
             solver.outcome(&start) == Outcome::P,

@@ -173,6 +173,22 @@ def test_perfect_play_from_heaps_past_the_scan_limit(misere):
         nk.Position([10**12]).winning_moves(rules)
 
 
+@pytest.mark.parametrize("misere", [False, True])
+def test_perfect_players_first_move_is_the_first_winning_move(misere):
+    # Below the scan limit a player still looks through one option of each class
+    # (at once), where winning_moves lists every option: the first is the same.
+    rules = nk.Rules(code="0.77", misere=misere)
+    for n in (90, 1007, 100_003, 250_010):
+        for other in ([], [6], [3, 9]):
+            start = nk.Position([n, *other])
+            exact = start.winning_moves(rules)
+            chosen = nk.PerfectPlayer().choose(nk.Game(start, rules))
+            if exact:
+                assert chosen == exact[0], (n, other)
+            else:
+                assert start.after(chosen, rules).outcome(rules) == nk.Outcome.N
+
+
 @pytest.mark.parametrize("take", [{1, 3, 4}, {2, 3}, {1, 4}, {2, 5, 6}, {1, 2, 5}])
 def test_subtraction_sets_are_codes(take):
     game = nk.SubtractionGame(take)

@@ -17,6 +17,7 @@ use smallvec::SmallVec;
 use self::grundy::{fold, Grundy, NoLimit, PerHeap, Uniform};
 pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
 use self::layout::{for_blocks, map_positions, with_row, CHUNK};
+use crate::code::Scan;
 use crate::error::{Error, Result};
 use crate::rules::{Rules, Take, TakeLimit};
 use crate::solver::Solver;
@@ -90,7 +91,10 @@ pub fn winning_move<T: HeapInt>(
             .par_for_each(|heap, take, lane| {
                 let first = with_row(&lane, |row| {
                     with_u64s(row, |row| {
-                        solver.winning_moves_by_class(row).first().copied()
+                        solver
+                            .winning_moves_by_class(row, Scan::First)
+                            .first()
+                            .copied()
                     })
                 });
                 (*heap, *take) = first.map_or((-1, 0), |mv| (mv.heap as i64, mv.take));
@@ -138,8 +142,11 @@ pub fn winning_split<T: HeapInt>(
         .par_for_each(|heap, take, mut into, lane| {
             let first = with_row(&lane, |row| {
                 with_u64s(row, |row| match &solver {
-                    Some(solver) => solver.winning_moves_by_class(row).first().copied(),
-                    None => theory::analyse_by_class(row, rules)
+                    Some(solver) => solver
+                        .winning_moves_by_class(row, Scan::First)
+                        .first()
+                        .copied(),
+                    None => theory::analyse_by_class(row, rules, Scan::First)
                         .ok()
                         .and_then(|a| a.winning_moves.first().copied()),
                 })
@@ -167,7 +174,9 @@ pub fn count_winning_moves<T: HeapInt>(
         // A count needs every winning move: no classes.
         check_scan(&heaps, rules, Rules::check_scan_up_to)?;
         map_positions(&heaps, &mut out, |row| {
-            with_u64s(row, |row| solver.winning_moves_by_class(row).len() as i64)
+            with_u64s(row, |row| {
+                solver.winning_moves_by_class(row, Scan::Every).len() as i64
+            })
         });
         return Ok(());
     }
@@ -410,7 +419,7 @@ fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
         match takes[i] {
             Take::Set(_) | Take::Code(_) => {
                 let found: SmallVec<[u64; 8]> = takes[i]
-                    .to_grundy(n, target)
+                    .to_grundy(n, target, Scan::Every)
                     .map(|option| option.take)
                     .collect();
                 if found.is_empty() {

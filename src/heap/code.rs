@@ -42,6 +42,17 @@ const ONE: u8 = 2;
 const TWO: u8 = 4;
 const THREE: u8 = 8;
 
+/// How a search for moves looks through the options of a heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// Every option; past `MAX_SCANNED_OPTIONS` of them, one of each class where a
+    /// period gives classes (callers that promise every move refuse such heaps).
+    Every,
+    /// One option of each class wherever a period gives classes: enough for the
+    /// first winning move, from heaps of any size at once.
+    First,
+}
+
 /// A take-and-break rule and its Grundy sequence, computed on demand.
 pub struct TakeAndBreak {
     /// `digits[t]`: what taking `t` may leave.
@@ -382,20 +393,22 @@ impl TakeAndBreak {
         self.options_below(n, u64::MAX)
     }
 
-    /// The options a search for moves looks through: every option of a heap of `n`,
-    /// or, past `MAX_SCANNED_OPTIONS`, one option of each class that a map of heap
-    /// sizes cannot tell apart, when that map repeats with some period `p` from
-    /// `reach - p` on (`reach`: preperiod plus period; see `check_scan`). A part of at
-    /// least `reach` moved down by `p`, and the largest part moved up by `p`, keep
-    /// their values and make an option earlier in `options` order; so the options
-    /// whose parts other than the largest are below `reach` hold one of every class,
-    /// and the first option of a class is among them.
+    /// The options a search for moves looks through (`Scan`), where a map of heap
+    /// sizes repeats with some period `p` from `reach - p` on (`reach`: preperiod plus
+    /// period; see `check_scan`). A part of at least `reach` moved down by `p`, and the
+    /// largest part moved up by `p`, keep their values and make an option earlier in
+    /// `options` order; so the options whose parts other than the largest are below
+    /// `reach` hold one of every class, and the first option of a class is among them.
     pub fn scanned_options(
         &self,
         n: u64,
         reach: Option<u64>,
+        scan: Scan,
     ) -> impl Iterator<Item = HeapMove> + '_ {
-        let reach = reach.filter(|_| self.count(n) > MAX_SCANNED_OPTIONS);
+        let reach = match scan {
+            Scan::Every => reach.filter(|_| self.count(n) > MAX_SCANNED_OPTIONS),
+            Scan::First => reach,
+        };
         self.options_by_class(n, reach)
     }
 

@@ -1,7 +1,7 @@
 //! A computed misère quotient and what it answers: the outcome of any position of
 //! the heaps it covers (every heap once the heap-to-element map is proven periodic).
 use super::monoid::Monoid;
-use crate::code::TakeAndBreak;
+use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::position::{HeapMove, Move};
 
@@ -71,11 +71,16 @@ impl MisereQuotient {
 
     /// Every move of `heaps` under `rule` (the quotient's code) to a P-position: the
     /// product of the other heaps' elements and the option's is in the P-portion.
-    /// In heap order, then in the order of the code's options; of a heap past the
-    /// scan limit, the first of each class of options with equal elements
-    /// (`TakeAndBreak::scanned_options`). The caller bounds the options scanned
+    /// In heap order, then in the order of the code's options, of those `scan` looks
+    /// through (by classes of options with equal elements, where the period gives
+    /// them: `TakeAndBreak::scanned_options`). The caller bounds the options scanned
     /// (`TakeAndBreak::check_scan` with `reach`).
-    pub fn winning_moves(&self, heaps: &[u64], rule: &TakeAndBreak) -> Result<Vec<Move>> {
+    pub fn winning_moves(
+        &self,
+        heaps: &[u64],
+        rule: &TakeAndBreak,
+        scan: Scan,
+    ) -> Result<Vec<Move>> {
         let elements = heaps
             .iter()
             .map(|&n| self.element(n))
@@ -89,7 +94,7 @@ impl MisereQuotient {
         let mut prefix = 0;
         for (i, &n) in heaps.iter().enumerate() {
             let rest = self.monoid.product(prefix, suffix[i + 1]);
-            for option in rule.scanned_options(n, self.reach()) {
+            for option in rule.scanned_options(n, self.reach(), scan) {
                 let left = self.option_element(n, &option)?;
                 if self.p[self.monoid.product(rest, left) as usize] {
                     moves.push(option.on(i));
