@@ -194,6 +194,12 @@ pub enum Error {
     )]
     BeyondQuotient { heap: u64, max_heap: usize },
 
+    #[error("{search}; the misère quotient, which answers heaps of any size, did not: {quotient}")]
+    NoQuotient {
+        search: Box<Error>,
+        quotient: Box<Error>,
+    },
+
     #[error(
         "the remoteness of {heaps:?} needs every position it can reach, {positions} here, \
          more than max_positions = {limit} (raise max_positions to allow it)"

@@ -58,7 +58,9 @@ impl Table {
                 err @ (Error::MultisetSearchTooLarge { .. }
                 | Error::MultisetTooManyMoves { .. }
                 | Error::SearchTooLarge { .. }),
-            ) => Table::by_quotient(start, rules)?.ok_or(err),
+            ) => {
+                Table::by_quotient(start, rules)?.ok_or_else(|| without_quotient(err, start, rules))
+            }
             other => other,
         }
     }
@@ -155,8 +157,31 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
             err @ (Error::MultisetSearchTooLarge { .. }
             | Error::MultisetTooManyMoves { .. }
             | Error::TooManyOptions { .. }),
-        ) => by_quotient(heaps, rules, true)?.ok_or(err),
+        ) => by_quotient(heaps, rules, true)?.ok_or_else(|| without_quotient(err, heaps, rules)),
         Err(err) => Err(err),
+    }
+}
+
+/// The search's error `search`, with why the code's misère quotient could not answer
+/// for `heaps` instead, when the rules have one to try.
+fn without_quotient(search: Error, heaps: &[u64], rules: &Rules) -> Error {
+    let Ok(Some(rule)) = misere_code(rules) else {
+        return search;
+    };
+    let why = match misere::shared(&rule, false) {
+        Ok(Some(q)) if !q.covers(heaps) => Error::BeyondQuotient {
+            heap: heaps.iter().copied().max().unwrap_or(0),
+            max_heap: q.max_heap(),
+        },
+        Ok(None) => match misere::shared_failure(&rule) {
+            Some(err) => err,
+            None => return search,
+        },
+        _ => return search,
+    };
+    Error::NoQuotient {
+        search: Box::new(search),
+        quotient: Box::new(why),
     }
 }
 
@@ -188,19 +213,26 @@ fn quotient(
     rules: &Rules,
     compute: bool,
 ) -> Result<Option<(Arc<MisereQuotient>, Arc<TakeAndBreak>)>> {
+    let Some(rule) = misere_code(rules)? else {
+        return Ok(None);
+    };
+    Ok(misere::shared(&rule, compute)?.map(|q| (q, rule)))
+}
+
+/// The code whose misère quotient answers for the rules: misère play of one code,
+/// or of a subtraction set (the code with digit 3 at each element).
+fn misere_code(rules: &Rules) -> Result<Option<Arc<TakeAndBreak>>> {
     if !rules.is_misere() {
         return Ok(None);
     }
-    let rule = match rules.take_limit() {
-        TakeLimit::Code(rule) => Arc::clone(rule),
-        // A subtraction set is the code with digit 3 at each element.
+    Ok(match rules.take_limit() {
+        TakeLimit::Code(rule) => Some(Arc::clone(rule)),
         TakeLimit::Set(set) => match TakeAndBreak::subtraction_code(set.set().elements()) {
-            Some(code) => TakeAndBreak::shared(&code)?,
-            None => return Ok(None),
+            Some(code) => Some(TakeAndBreak::shared(&code)?),
+            None => None,
         },
-        _ => return Ok(None),
-    };
-    Ok(misere::shared(&rule, compute)?.map(|q| (q, rule)))
+        _ => None,
+    })
 }
 
 /// How many recent solvers `shared` keeps (each may hold a table of up to

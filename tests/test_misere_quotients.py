@@ -82,6 +82,20 @@ def test_unstable_quotients_say_how_far_they_got():
     assert "order" in q._repr_html_()
 
 
+def test_past_the_search_an_outcome_says_why_the_quotient_did_not_answer():
+    # The search's limit, then the quotient's: 0.35's outgrows its limit at heap 13;
+    # 0.156's has no period proven by heap 300, the quotient the library keeps.
+    cases = [
+        ("0.35", [40, 40, 40], "could not be extended to heap 13"),
+        ("0.156", [400, 3], "heap 400 is beyond the misère quotient, computed to heap 300"),
+    ]
+    for code, heaps, why in cases:
+        rules = nk.Rules(code=code, misere=True)
+        with pytest.raises(ValueError, match="max_positions = 100000") as raised:
+            nk.Position(heaps).outcome(rules, max_positions=10**5)
+        assert why in str(raised.value)
+
+
 def test_the_readme_section_runs():
     """The README's misère-quotient example runs as written and gives what it says."""
     from pathlib import Path

@@ -20,7 +20,8 @@ use crate::error::{Error, Result};
 /// stops earlier once proven periodic).
 pub const SHARED_MAX_HEAP: usize = 300;
 
-type Known = HashMap<String, Option<Arc<MisereQuotient>>>;
+/// Each code's quotient, or why it could not be computed.
+type Known = HashMap<String, std::result::Result<Arc<MisereQuotient>, Error>>;
 static SHARED: Mutex<Option<Known>> = Mutex::new(None);
 
 /// The computation of each code's quotient that reached furthest, kept so that the
@@ -81,19 +82,26 @@ pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<Mise
     let code = rule.code();
     let lock = || SHARED.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(known) = lock().get_or_insert_with(HashMap::new).get(&code) {
-        return Ok(known.clone());
+        return Ok(known.as_ref().ok().cloned());
     }
     if !compute {
         return Ok(None);
     }
     let quotient = match quotient_up_to(rule, SHARED_MAX_HEAP, &mut |_| {}) {
-        Ok(q) => Some(Arc::new(q)),
-        Err(Error::Interrupted) => return Err(Error::Interrupted),
-        Err(Error::OutOfMemory { bytes }) => return Err(Error::OutOfMemory { bytes }),
-        Err(_) => None,
+        Ok(q) => Ok(Arc::new(q)),
+        Err(err @ (Error::Interrupted | Error::OutOfMemory { .. })) => return Err(err),
+        Err(err) => Err(err),
     };
+    let found = quotient.as_ref().ok().cloned();
     lock()
         .get_or_insert_with(HashMap::new)
-        .insert(code, quotient.clone());
-    Ok(quotient)
+        .insert(code, quotient);
+    Ok(found)
+}
+
+/// Why `shared` has no quotient for the code: the error that stopped its
+/// computation, if it was tried.
+pub fn shared_failure(rule: &TakeAndBreak) -> Option<Error> {
+    let lock = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    lock.as_ref()?.get(&rule.code())?.as_ref().err().cloned()
 }
