@@ -34,9 +34,10 @@ fn code(code: &str) -> TakeAndBreak {
 #[test]
 fn classes_of_equal_grundy_values_keep_the_first_option_of_each_value() {
     // Kayles, Dawson's Kayles and others whose periods are proven by heap 4096; 0.f3
-    // and 0.f leave three heaps.
+    // and 0.f leave three heaps; 0.f, 0.f3 and 0.5 are periodic from heap 0 (a part
+    // moved down must stay nonempty).
     for text in [
-        "0.77", "0.07", "0.72", "0.137", "0.53", "0.4", "0.f3", "0.f",
+        "0.77", "0.07", "0.72", "0.137", "0.53", "0.4", "0.f3", "0.f", "0.5",
     ] {
         let rule = code(text);
         rule.ensure(1 << 12).unwrap();

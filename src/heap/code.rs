@@ -42,6 +42,13 @@ const ONE: u8 = 2;
 const TWO: u8 = 4;
 const THREE: u8 = 8;
 
+/// Where the options of a heap fall into classes (`TakeAndBreak::scanned_options`),
+/// for a map of heap sizes periodic from `preperiod` on: a part moved down by the
+/// period must stay in the periodic range and nonempty, so from `max(preperiod, 1)`.
+pub fn reach(preperiod: usize, period: usize) -> u64 {
+    (preperiod.max(1) + period) as u64
+}
+
 /// How a search for moves looks through the options of a heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scan {
@@ -394,8 +401,8 @@ impl TakeAndBreak {
     }
 
     /// The options a search for moves looks through (`Scan`), where a map of heap
-    /// sizes repeats with some period `p` from `reach - p` on (`reach`: preperiod plus
-    /// period; see `check_scan`). A part of at least `reach` moved down by `p`, and the
+    /// sizes repeats with some period `p` from `reach - p` on (`reach`: see the
+    /// function `reach`). A part of at least `reach` moved down by `p`, and the
     /// largest part moved up by `p`, keep their values and make an option earlier in
     /// `options` order; so the options whose parts other than the largest are below
     /// `reach` hold one of every class, and the first option of a class is among them.
@@ -571,7 +578,7 @@ impl TakeAndBreak {
     /// Preperiod plus period of the Grundy values, once proven: where the scan of
     /// a heap's options may go by classes of equal values (`scanned_options`).
     pub fn grundy_reach(&self) -> Option<u64> {
-        self.periodic.get().map(|p| (p.preperiod + p.period) as u64)
+        self.periodic.get().map(|p| reach(p.preperiod, p.period))
     }
 
     /// `(preperiod, period)` once proven (`ensure` grows the values and tries).

@@ -1,7 +1,7 @@
 //! A computed misère quotient and what it answers: the outcome of any position of
 //! the heaps it covers (every heap once the heap-to-element map is proven periodic).
 use super::monoid::Monoid;
-use crate::code::{Scan, TakeAndBreak};
+use crate::code::{self, Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::position::{HeapMove, Move};
 
@@ -61,7 +61,7 @@ impl MisereQuotient {
     /// Preperiod plus period of the heap-to-element map, once proven: where the scan
     /// of a heap's options may go by classes of equal elements.
     pub fn reach(&self) -> Option<u64> {
-        self.period.map(|(pre, p)| (pre + p) as u64)
+        self.period.map(|(pre, p)| code::reach(pre, p))
     }
 
     /// Whether every heap of `heaps` has an element (computed, or from the period).
