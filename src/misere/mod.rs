@@ -60,17 +60,22 @@ pub fn quotient_up_to(
     found
 }
 
-/// Keep `solver` unless the kept one for `code` reached further.
+/// The furthest computation kept per code: a solver holds every heap's options
+/// (about n words for a heap of n): tens of MB at heap 1000 for a code that splits.
+pub const KEPT_MAX_HEAP: usize = 1000;
+
+/// Keep `solver` unless the kept one for `code` reached further, or it went past
+/// `KEPT_MAX_HEAP` (its memory is then let go with it).
 fn keep(
     mut solvers: std::sync::MutexGuard<'_, Option<HashMap<String, QuotientSolver>>>,
     code: String,
     solver: QuotientSolver,
 ) {
     let solvers = solvers.get_or_insert_with(HashMap::new);
-    if solvers
+    let further = solvers
         .get(&code)
-        .is_none_or(|kept| kept.max_heap() < solver.max_heap())
-    {
+        .is_none_or(|kept| kept.max_heap() < solver.max_heap());
+    if further && solver.max_heap() <= KEPT_MAX_HEAP {
         solvers.insert(code, solver);
     }
 }
