@@ -16,6 +16,10 @@ impl Bits {
         bits
     }
 
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
+
     #[inline]
     pub fn insert(&mut self, x: u32) {
         self.0[x as usize / 64] |= 1 << (x % 64);

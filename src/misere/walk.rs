@@ -14,6 +14,8 @@
 //! all right: its true outcome is the one its options say.
 use std::ops::ControlFlow;
 
+use rustc_hash::FxHashSet;
+
 use super::bits::Bits;
 use super::monoid::Monoid;
 use crate::error::Result;
@@ -40,10 +42,11 @@ pub struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// The state after adding heap `h` to `(x, options)`.
-    fn step(&self, h: usize, x: u32, options: &Bits) -> (u32, Bits) {
+    /// The state after adding heap `h` to `(x, options)`: its element, its options
+    /// written into `next` (a buffer reused, as the walk takes many steps).
+    fn step(&self, h: usize, x: u32, options: &Bits, next: &mut Bits) -> u32 {
         let e = self.heap[h];
-        let mut next = Bits::new(self.monoid.size());
+        next.clear();
         let row = self.monoid.row(e);
         for s in options.iter() {
             next.insert(row[s as usize]);
@@ -52,7 +55,7 @@ impl Walk<'_> {
         for &t in &self.transitions[h] {
             next.insert(row[t as usize]);
         }
-        (row[e as usize], next)
+        row[e as usize]
     }
 
     /// Walk every word, or (`with_top`) every word holding the largest heap.
@@ -67,6 +70,7 @@ impl Walk<'_> {
         let mut x = vec![0u32; k + 1];
         let mut options = vec![Bits::new(size); k + 1];
         let mut count = vec![0u32; k];
+        let mut next_options = Bits::new(size);
         let mut climb = with_top.then(|| k.saturating_sub(1));
         if with_top && k == 0 {
             return Ok(());
@@ -94,17 +98,18 @@ impl Walk<'_> {
                     return Ok(());
                 }
                 poll.tick()?;
-                let (next_x, next_options) = self.step(heaps[level], x[level], &options[level]);
+                let next_x = self.step(heaps[level], x[level], &options[level], &mut next_options);
                 if visitor.seen(next_x, &next_options) {
                     level += 1;
                     continue;
                 }
                 x[level] = next_x;
-                options[level] = next_options;
+                std::mem::swap(&mut options[level], &mut next_options);
                 count[level] += 1;
                 for j in (0..level).rev() {
                     x[j] = x[j + 1];
-                    options[j] = options[j + 1].clone();
+                    let (below, above) = options.split_at_mut(j + 1);
+                    below[j].clone_from(&above[0]);
                     count[j] = 0;
                 }
                 break;
@@ -152,7 +157,9 @@ impl Visitor for Marker {
 pub struct Checker {
     p_bits: Bits,
     p: Vec<bool>,
-    states: std::collections::HashSet<(u32, Bits)>,
+    /// The option sets met with each element (by element: a lookup needs no copy).
+    states: Vec<FxHashSet<Bits>>,
+    met: usize,
     limit: usize,
     pub failure: Option<Word>,
     pub too_large: bool,
@@ -163,7 +170,8 @@ impl Checker {
         Checker {
             p_bits: Bits::from_flags(p),
             p: p.to_vec(),
-            states: Default::default(),
+            states: vec![FxHashSet::default(); p.len()],
+            met: 0,
             limit,
             failure: None,
             too_large: false,
@@ -173,7 +181,7 @@ impl Checker {
 
 impl Visitor for Checker {
     fn seen(&mut self, x: u32, options: &Bits) -> bool {
-        self.states.contains(&(x, options.clone()))
+        self.states[x as usize].contains(options)
     }
 
     fn visit(&mut self, x: u32, options: &Bits, word: &dyn Fn() -> Word) -> ControlFlow<()> {
@@ -182,11 +190,13 @@ impl Visitor for Checker {
             self.failure = Some(word());
             return ControlFlow::Break(());
         }
-        if self.states.len() >= self.limit || self.states.try_reserve(1).is_err() {
+        let states = &mut self.states[x as usize];
+        if self.met >= self.limit || states.try_reserve(1).is_err() {
             self.too_large = true;
             return ControlFlow::Break(());
         }
-        self.states.insert((x, options.clone()));
+        states.insert(options.clone());
+        self.met += 1;
         ControlFlow::Continue(())
     }
 }
