@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -297,3 +299,54 @@ def test_0_312_has_plambecks_genus_sequence_and_a_plus_a_is_zero():
     a = q.heap_element(4)
     assert q.table[a, a] == 0
     assert a != 0
+
+
+def miseresolver_quotients() -> list[tuple[str, int, int, str, list[str]]]:
+    """tests/data/miseresolver_quotients.txt: (code, largest heap, order,
+    presentation, each heap's element as a word), as MisereSolver printed them."""
+    path = Path(__file__).parent / "data" / "miseresolver_quotients.txt"
+    lines = [
+        line for line in path.read_text().splitlines() if line and line[0] != "#"
+    ]
+    out = []
+    for head, presentation, phi in zip(lines[::3], lines[1::3], lines[2::3]):
+        found = re.fullmatch(r"(\S+) to (\d+): order (\d+) \|P\| \d+", head)
+        assert found, head
+        code, heap, order = found.groups()
+        words = phi.removeprefix("Phi =").split()
+        out.append((code, int(heap), int(order), presentation, words))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("code", "max_heap", "order", "presentation", "words"),
+    [pytest.param(*case, id=case[0]) for case in miseresolver_quotients()],
+)
+def test_quotients_are_miseresolvers(code, max_heap, order, presentation, words):
+    """The quotient is the one Siegel's MisereSolver computes (see the data file):
+    MisereSolver's generators are the heaps where a new letter appears; its
+    relations hold among nimkit's heap elements, so its monoid maps onto nimkit's,
+    and with the orders equal that map is one to one; it carries MisereSolver's
+    P-portion onto nimkit's and each heap's word onto the heap's element."""
+    q = nk.TakeAndBreak(code).misere_quotient(max_heap=max_heap)
+    assert q.order == order
+    generator = {w: n for n, w in reversed(list(enumerate(words))) if w.isalpha() and len(w) == 1}
+
+    def element(word: str) -> int:
+        heaps = [
+            generator[letter]
+            for letter, power in re.findall(r"([a-z])(\d*)", word)
+            for _ in range(int(power or 1))
+        ]
+        return q.element(heaps)
+
+    found = re.fullmatch(r"Q = <([a-z,]*)(?: \| (.*))?>; P = \{(.*)\}", presentation)
+    assert found, presentation
+    letters, relations, p_portion = found.groups()
+    assert sorted(generator) == letters.split(",")
+    for relation in (relations or "").split(","):
+        if relation:
+            left, right = relation.split("=")
+            assert element(left) == element(right), (code, relation)
+    assert sorted(element(w) for w in p_portion.split(",")) == sorted(q.p_portion)
+    assert [element(w) for w in words] == [q.heap_element(n) for n in range(len(words))]
