@@ -309,7 +309,7 @@ def miseresolver_quotients() -> list[tuple[str, int, int, str, list[str]]]:
         line for line in path.read_text().splitlines() if line and line[0] != "#"
     ]
     out = []
-    for head, presentation, phi in zip(lines[::3], lines[1::3], lines[2::3]):
+    for head, presentation, phi in zip(lines[::3], lines[1::3], lines[2::3], strict=True):
         found = re.fullmatch(r"(\S+) to (\d+): order (\d+) \|P\| \d+", head)
         assert found, head
         code, heap, order = found.groups()
