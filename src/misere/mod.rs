@@ -5,6 +5,7 @@ pub mod monoid;
 pub mod presentation;
 pub mod quotient;
 pub mod solver;
+pub mod values;
 mod walk;
 
 pub use quotient::MisereQuotient;
