@@ -4,6 +4,7 @@ pub mod genus;
 pub mod monoid;
 pub mod presentation;
 pub mod quotient;
+mod ranks;
 pub mod solver;
 pub mod values;
 mod walk;
