@@ -62,6 +62,12 @@ impl Walk {
         }
     }
 
+    /// Go to the position of the single part `part`.
+    pub fn start_at(&mut self, space: &Space, part: u32) -> Result<()> {
+        while self.pop().is_some() {}
+        self.push(space, part)
+    }
+
     /// The position's rank.
     pub fn rank(&self) -> u64 {
         self.prefix[self.parts.len()]
