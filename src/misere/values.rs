@@ -88,10 +88,11 @@ fn label<V: Value>(space: &Space, done: &mut dyn FnMut(usize)) -> Result<Option<
     let helpers = cores.min(blocks).saturating_sub(1);
     let mut poll = Poll::default();
     let mut checks = 0u32;
-    let mut check = || {
+    // Ctrl-C at every position; progress now and then, or at once (`now`).
+    let mut check = |now: bool| {
         poll.tick()?;
         checks = checks.wrapping_add(1);
-        if checks.is_multiple_of(1 << 16) {
+        if now || checks.is_multiple_of(1 << 16) {
             done(board.heaps_done());
         }
         Ok(())
@@ -105,14 +106,14 @@ fn label<V: Value>(space: &Space, done: &mut dyn FnMut(usize)) -> Result<Option<
                     .ok()
             })
             .collect();
-        let mut mine = board.work(&mut check);
+        let mut mine = board.work(&mut || check(false));
         // Keep polling while the others finish their blocks.
         while mine.is_ok() && !handles.iter().all(|h| h.is_finished()) {
-            if let Err(err) = check() {
+            if let Err(err) = check(true) {
                 board.stop.store(true, Ordering::Relaxed);
                 mine = Err(err);
             }
-            std::thread::sleep(std::time::Duration::from_millis(2));
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
         let theirs: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
         (mine, theirs)
