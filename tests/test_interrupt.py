@@ -18,7 +18,8 @@ LONG = [
     # Misère play of a code: the search over multisets of heaps (larger positions are
     # answered by the misère quotient at once).
     "nk.Position([20, 20, 20]).outcome(nk.Rules(code='0.77', misere=True), max_positions=10**9)",
-    # Misère values of single heaps: the same search, then the genus of each position.
+    # Misère values of single heaps: the ranked search over every multiset below
+    # heap 99 (minutes).
     "nk.TakeAndBreak('0.77').misere_grundy_sequence(100, max_positions=10**9)",
     # Remoteness: about 2 * 10**9 moves weighed, just under the limit.
     "nk.Position([65_000]).remoteness()",

@@ -131,6 +131,15 @@ def test_misere_values_of_single_heaps(code, values):
     assert genus.base == rule.grundy(20)
 
 
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4!.0"])
+def test_misere_values_equal_the_genus_search(code):
+    # Two searches: the values by rank over every multiset below the largest heap,
+    # the genus by the hashed walk down from each heap alone.
+    rule = nk.TakeAndBreak(code)
+    values = rule.misere_grundy_sequence(36).tolist()
+    assert [rule.genus(n).sup[0] for n in (31, 33, 35)] == values[31::2]
+
+
 def test_genus_notation_and_limits():
     kayles = nk.TakeAndBreak("0.77")
     # Nim heaps: 0 = 0^120, *1 = 1^031, *2 = 2^20 (On Numbers and Games, ch. 12).

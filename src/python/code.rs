@@ -10,7 +10,7 @@ use super::progress;
 use super::quotient::PyMisereQuotient;
 use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
-use crate::misere::genus;
+use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::PyTuple;
 
@@ -289,13 +289,14 @@ impl PyTakeAndBreak {
     /// The misère Grundy values (CGSuite's ``MisereNimValue``) of heaps ``0 .. count
     /// - 1``: 1 for a heap with no move, else the mex of its options' values, an
     /// option (a sum of heaps) valued as a game of its own. By one exact search over
-    /// every position the heaps reach, refused past ``max_positions`` positions and
-    /// past 2**27 moves weighed (about 40 s; Kayles reaches heap 68). ``progress``
-    /// shows a bar of the heaps searched (each costs more than the one before).
+    /// every multiset of heaps below the largest (one byte each), on every core,
+    /// refused past ``max_positions`` of them: Kayles to heap 99 holds p(100), about
+    /// 1.9*10**8, and takes about 100 s on two cores. ``progress`` shows a bar of the
+    /// heaps whose values are known; Ctrl-C stops it.
     ///
     /// >>> TakeAndBreak("0.77").misere_grundy_sequence(8).tolist()
     /// [1, 0, 2, 3, 0, 1, 3, 2]
-    #[pyo3(signature = (count, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = false))]
+    #[pyo3(signature = (count, max_positions = UInt(values::DEFAULT_MAX_POSITIONS), progress = false))]
     fn misere_grundy_sequence<'py>(
         &self,
         py: Python<'py>,
@@ -303,27 +304,20 @@ impl PyTakeAndBreak {
         max_positions: UInt,
         progress: bool,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        let count = count.0;
-        let max_positions = max_positions.0;
-        if count > max_positions {
-            return Err(PyValueError::new_err(format!(
-                "{count} heaps are more than max_positions = {max_positions} positions to \
-                 search (raise max_positions to allow it)"
-            )));
-        }
-        let mut heaps = alloc::with_capacity(count as usize)?;
-        heaps.extend(0..count);
-        let genera = progress::run(py, progress, heaps.len(), "misère values", |report| {
-            genus::of_heaps(&self.0, &heaps, max_positions, report)
+        let (count, max_positions) = (count.0, max_positions.0);
+        let bar = usize::try_from(count).unwrap_or(usize::MAX);
+        let values = progress::run(py, progress, bar, "misère values", |report| {
+            values::of_heaps(&self.0, count, max_positions, report)
         })?;
-        let values: Vec<u32> = genera.iter().map(|g| g.misere_value()).collect();
         Ok(values.into_pyarray(py))
     }
 
     /// Conway's genus of a heap of ``n``: a ``nimkit.Genus`` ``(base, sup)``, the
     /// normal-play value and the misère values of the heap plus 0, 1, 2, ... copies of
-    /// ``*2`` (the last two repeat forever); ``str`` gives Conway's notation. By exact
-    /// search, as for ``misere_grundy_sequence``.
+    /// ``*2`` (the last two repeat forever); ``str`` gives Conway's notation. By one
+    /// exact search over every position the heap reaches, refused past
+    /// ``max_positions`` positions and past 2**27 moves weighed (about 40 s; Kayles
+    /// reaches heap 68).
     ///
     /// >>> str(TakeAndBreak("0.77").genus(2))
     /// '2^20'
