@@ -8,7 +8,6 @@ use std::sync::Arc;
 use super::convert::{self, UInt};
 use super::progress;
 use super::quotient::PyMisereQuotient;
-use crate::alloc;
 use crate::code::{Method, TakeAndBreak};
 use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
