@@ -147,6 +147,9 @@ def test_genus_notation_and_limits():
     assert kayles.genus(0) == nk.Genus(0, (1, 2, 0))
     with pytest.raises(ValueError, match="more than max_positions"):
         kayles.misere_grundy_sequence(10**13)
+    # Refused at once, not after the options of a million heaps are looked through.
+    with pytest.raises(ValueError, match="more than max_positions = 1073741824 positions"):
+        kayles.misere_grundy_sequence(10**6)
     with pytest.raises(ValueError, match="max_positions = 100 "):
         kayles.genus(30, max_positions=100)
     # One heap of 10**12 has about 10**12 options: refused before any is listed.

@@ -43,6 +43,9 @@ pub struct Leaves {
 /// 0 to 3), so that a child's rank costs only the parts its own parts pass.
 const SMALL_DROPS: usize = 4;
 
+/// The heaps whose options bound the offset before every heap's are looked through.
+const SMALL_HEAPS: u64 = 64;
+
 /// A position being built part by part: its parts (largest first) and, for each
 /// part, the rank shared by the positions that begin with the parts before it
 /// (`prefix`) and the weight left (`room`); one more of each for the whole.
@@ -132,8 +135,21 @@ pub struct Summary {
 }
 
 impl Space {
-    pub fn new(rule: &TakeAndBreak, top: u64, max_positions: u64) -> Result<Self> {
+    /// The positions below heap `top`, refused past `max_positions` of them; `None`
+    /// when the table of counts that numbers them would be larger than that (many
+    /// heaps, few positions: a game that never splits, say).
+    pub fn new(rule: &TakeAndBreak, top: u64, max_positions: u64) -> Result<Option<Self>> {
         let mut poll = Poll::default();
+        // The offset the smallest heaps allow is at least the true one (a minimum
+        // over fewer heaps), so it gives no more positions: a bound to refuse by
+        // before the options of every heap up to `top` are looked through.
+        let mut small = Vec::new();
+        for n in (1..=top.min(SMALL_HEAPS)).filter(|&n| rule.has_move(n)) {
+            alloc::grow(&mut small)?;
+            small.push(n);
+        }
+        let most = largest_offset(rule, &small, &mut poll)?.min(top);
+        check_pairs(rule, top, most, max_positions, &mut poll)?;
         let mut weights = Vec::new();
         for n in 1..=top {
             poll.tick()?;
@@ -142,11 +158,22 @@ impl Space {
                 weights.push(n);
             }
         }
+        // Counting costs a pass over the totals per heap: only where the table of
+        // counts (as large) fits too.
+        let table = |offset: u64| (top + offset + 1).saturating_mul(weights.len() as u64 + 1);
+        if table(most) <= max_positions {
+            let at_least: Vec<u64> = weights.iter().map(|&n| n + most).collect();
+            if positions(&at_least, top + most, max_positions)? > max_positions {
+                return Err(too_large(top, max_positions));
+            }
+        }
         let offset = largest_offset(rule, &weights, &mut poll)?.min(top);
+        if table(offset) > max_positions {
+            return Ok(None);
+        }
         weights.iter_mut().for_each(|w| *w += offset);
         let total = top + offset;
-        let size = positions(&weights, total)?;
-        if size > max_positions {
+        if positions(&weights, total, max_positions)? > max_positions {
             return Err(too_large(top, max_positions));
         }
         let stride = weights.len() + 1;
@@ -175,7 +202,7 @@ impl Space {
             starts: vec![0],
         };
         space.list_options(rule)?;
-        Ok(space)
+        Ok(Some(space))
     }
 
     /// Each part's options, each distinct multiset once.
@@ -341,23 +368,48 @@ fn largest_offset(rule: &TakeAndBreak, heaps: &[u64], poll: &mut Poll) -> Result
 }
 
 /// How many multisets of `weights` have total at most `total`, by adding one weight
-/// at a time and stopping once the count passes `u64::MAX` (it only grows).
-fn positions(weights: &[u64], total: u64) -> Result<u64> {
+/// at a time; once the count passes `limit` (it only grows), some count past it.
+fn positions(weights: &[u64], total: u64, limit: u64) -> Result<u64> {
     let rows = usize::try_from(total + 1).map_err(|_| alloc::too_large::<u64>(usize::MAX))?;
     // ways[r]: multisets of the weights so far of total exactly r.
     let mut ways = alloc::filled(rows, 0u64)?;
     ways[0] = 1;
     let mut poll = Poll::default();
+    let count = |ways: &[u64]| ways.iter().fold(0u64, |s, &x| s.saturating_add(x));
     for &w in weights {
         poll.tick()?;
         for r in w as usize..rows {
             ways[r] = ways[r].saturating_add(ways[r - w as usize]);
         }
-        if ways.iter().fold(0u64, |s, &x| s.saturating_add(x)) == u64::MAX {
-            return Ok(u64::MAX);
+        let so_far = count(&ways);
+        if so_far > limit {
+            return Ok(so_far);
         }
     }
-    Ok(ways.iter().fold(0u64, |s, &x| s.saturating_add(x)))
+    Ok(count(&ways))
+}
+
+/// Refuse when the pairs of heaps alone pass `max_positions`: two heaps of at most
+/// `(top - offset) / 2` make a position for any offset up to `offset`. Stops
+/// counting as soon as they do, so a heap far too large is refused at once.
+fn check_pairs(
+    rule: &TakeAndBreak,
+    top: u64,
+    offset: u64,
+    max_positions: u64,
+    poll: &mut Poll,
+) -> Result<()> {
+    let mut heaps = 0u64;
+    for n in 1..=(top - offset) / 2 {
+        poll.tick()?;
+        if rule.has_move(n) {
+            heaps += 1;
+            if heaps.saturating_mul(heaps + 1) / 2 > max_positions {
+                return Err(too_large(top, max_positions));
+            }
+        }
+    }
+    Ok(())
 }
 
 pub fn too_large(top: u64, limit: u64) -> Error {

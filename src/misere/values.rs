@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use super::genus;
 use super::ranks::{too_large, Space, Summary, Walk};
 use crate::alloc;
 use crate::code::TakeAndBreak;
@@ -35,7 +36,13 @@ pub fn of_heaps(
         // Each heap is a position of the search: refused before any work.
         return Err(too_large(top, max_positions));
     }
-    let space = Space::new(rule, top, max_positions)?;
+    let Some(space) = Space::new(rule, top, max_positions)? else {
+        // Few positions but many heaps: the hashed search's genus has the values.
+        let mut heaps = alloc::with_capacity(count as usize)?;
+        heaps.extend(0..count);
+        let genera = genus::of_heaps(rule, &heaps, max_positions, done)?;
+        return Ok(genera.iter().map(|g| g.misere_value()).collect());
+    };
     let out = match label::<Byte>(&space, done)? {
         Some(values) => heap_values::<Byte>(&space, &values, count)?,
         // A value past 255: again with room for any.
