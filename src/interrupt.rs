@@ -1,6 +1,6 @@
 //! Ctrl-C for long native work, without Python in the core: the binding layer
 //! installs a hook that says whether the user asked to stop, and long loops poll it
-//! through a `Poll`, which calls it at most every 50 ms.
+//! through a `Poll`, which asks the hook every `EVERY` of elapsed time.
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -10,24 +10,45 @@ use crate::error::{Error, Result};
 static HOOK: OnceLock<fn() -> bool> = OnceLock::new();
 
 /// How often a loop asks the hook.
-const EVERY: Duration = Duration::from_millis(50);
+const EVERY: Duration = Duration::from_millis(20);
+
+/// How often a loop reads the clock: the count of steps between two reads adapts so
+/// that reads come about this far apart, however long a step takes (a loaded core
+/// makes every step slower; a step's cost changes as a computation grows).
+const LOOK: Duration = Duration::from_micros(500);
+
+/// The most steps between two reads of the clock.
+const MAX_STRIDE: u32 = 1 << 20;
 
 /// Install the hook (once; later calls are ignored).
 pub fn set_hook(hook: fn() -> bool) {
     let _ = HOOK.set(hook);
 }
 
+/// Whether the user asked to stop, asking the hook now (for work that cannot poll
+/// as it goes, between its pieces).
+pub fn requested() -> bool {
+    HOOK.get().is_some_and(|hook| hook())
+}
+
 /// A long loop's view of the hook: cheap to tick on every step.
 pub struct Poll {
-    last: Instant,
-    steps: u32,
+    /// Steps left before the next read of the clock.
+    countdown: u32,
+    /// Steps between two reads of the clock.
+    stride: u32,
+    looked: Instant,
+    asked: Instant,
 }
 
 impl Default for Poll {
     fn default() -> Self {
+        let now = Instant::now();
         Poll {
-            last: Instant::now(),
-            steps: 0,
+            countdown: 1,
+            stride: 1,
+            looked: now,
+            asked: now,
         }
     }
 }
@@ -36,14 +57,35 @@ impl Poll {
     /// One step of work: `Error::Interrupted` once the user has asked to stop.
     #[inline]
     pub fn tick(&mut self) -> Result<()> {
-        self.steps = self.steps.wrapping_add(1);
-        if !self.steps.is_multiple_of(4096) || self.last.elapsed() < EVERY {
+        self.countdown -= 1;
+        if self.countdown > 0 {
             return Ok(());
         }
-        self.last = Instant::now();
-        match HOOK.get() {
-            Some(hook) if hook() => Err(Error::Interrupted),
-            _ => Ok(()),
+        self.look()
+    }
+
+    /// Read the clock, adapt the stride, and ask the hook when it is time.
+    #[cold]
+    fn look(&mut self) -> Result<()> {
+        let now = Instant::now();
+        let gap = now.duration_since(self.looked);
+        self.stride = if gap < LOOK / 2 {
+            (self.stride * 2).min(MAX_STRIDE)
+        } else if gap > LOOK * 2 {
+            (self.stride / 2).max(1)
+        } else {
+            self.stride
+        };
+        self.countdown = self.stride;
+        self.looked = now;
+        if now.duration_since(self.asked) < EVERY {
+            return Ok(());
+        }
+        self.asked = now;
+        if requested() {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
         }
     }
 }
@@ -62,8 +104,8 @@ impl Cancel {
 }
 
 /// Run `work` on a helper thread (from which it may use every core) while this thread
-/// asks the hook every 50 ms and raises the `Cancel` flag once the user asks to stop;
-/// then `Error::Interrupted`, whatever `work` returned.
+/// asks the hook every `EVERY` and raises the `Cancel` flag once the user asks to
+/// stop; then `Error::Interrupted`, whatever `work` returned.
 pub fn run_cancellable<R: Send>(work: impl FnOnce(&Cancel) -> R + Send) -> Result<R> {
     let cancel = Cancel::default();
     let Some(&hook) = HOOK.get() else {

@@ -256,6 +256,10 @@ pub fn simulate(
             .map_init(
                 || start.to_vec(),
                 |heaps, (i, length)| {
+                    // Once the user has asked to stop, the games left are not played.
+                    if cancel.stopped() {
+                        return [[0; 2]; 2];
+                    }
                     let g = first + i;
                     heaps.clear();
                     heaps.extend_from_slice(start);
@@ -273,7 +277,7 @@ pub fn simulate(
                         to_move ^= 1;
                         turns += 1;
                         // A game of huge heaps may last for ages: it stops at Ctrl-C.
-                        if turns.is_multiple_of(1 << 16) && cancel.stopped() {
+                        if turns.is_multiple_of(1 << 12) && cancel.stopped() {
                             break;
                         }
                     }

@@ -1,5 +1,11 @@
 """Ctrl-C stops long native work: a subprocess running each long computation gets
-SIGINT and ends with KeyboardInterrupt within a second, not when the work is done."""
+SIGINT and raises KeyboardInterrupt within half a second, not when the work is done.
+
+The child restores Python's SIGINT handler itself (``children.RESTORE_SIGINT``), so
+these tests pass however pytest was started, and the time is measured from the
+signal to the child's own report of the KeyboardInterrupt (not to its exit, which
+includes the interpreter's teardown). Native loops poll on elapsed time, so the
+answer comes as fast on a loaded machine."""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import sys
 import time
 
 import pytest
+
+from .children import RESTORE_SIGINT
 
 LONG = [
     # The box search with remoteness: about 2 * 10**9 moves, just under the limit.
@@ -23,21 +31,46 @@ LONG = [
     "nk.TakeAndBreak('0.77').misere_grundy_sequence(100, max_positions=10**9)",
     # Remoteness: about 2 * 10**9 moves weighed, just under the limit.
     "nk.Position([65_000]).remoteness()",
-    # Self-play on all cores: many games, and one game of about 2**40 moves.
+    # Self-play on all cores: many games; one game of about 2**40 moves; a million
+    # games of about 2 * 10**9 moves each.
     "nk.simulate([10**6] * 4, None, nk.RandomPlayer(1), nk.RandomPlayer(2), n_games=10**8)",
     "nk.simulate([2**40], nk.Rules(max_take=1), nk.RandomPlayer(1), nk.RandomPlayer(2), 1)",
+    "nk.simulate([10**9, 10**9], nk.Rules(max_take=1), nk.RandomPlayer(1), nk.RandomPlayer(2),"
+    " n_games=10**6)",
     # A misère quotient computed far: 0.156 stays at 34 elements with no period
     # proven, and each heap's check grows (about 30 s to heap 600 in release).
     "nk.TakeAndBreak('0.156').misere_quotient(max_heap=1000)",
     # A long Grundy sequence by the sparse-space method.
     "nk.TakeAndBreak('0.376').grundy_sequence(10**8)",
+    # Codes that leave three heaps: each value costs about n**2 / 12 options.
+    "nk.TakeAndBreak('0.f7').period(max_heap=10**7)",
+    "nk.TakeAndBreak('8.0').period(max_heap=20000)",
+    "nk.TakeAndBreak('0.8').grundy_sequence(20000)",
+    # A proven period filling four billion values, in the first call of a fresh
+    # process (numpy's C API is imported before any signal can be pending).
+    "nk.TakeAndBreak('0.77').grundy_sequence(2**32)",
 ]
+
+#: How soon the child must report the KeyboardInterrupt after the signal.
+ANSWER = 0.5
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess")
 @pytest.mark.parametrize("code", LONG)
 def test_ctrl_c_interrupts_long_native_work(code):
-    script = f"import nimkit as nk\nprint('ready', flush=True)\n{code}\nprint('finished')"
+    script = "\n".join(
+        [
+            RESTORE_SIGINT,
+            "import nimkit as nk",
+            "print('ready', flush=True)",
+            "try:",
+            f"    {code}",
+            "except KeyboardInterrupt:",
+            "    print('interrupted', flush=True)",
+            "    raise",
+            "print('finished', flush=True)",
+        ]
+    )
     child = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
@@ -45,15 +78,17 @@ def test_ctrl_c_interrupts_long_native_work(code):
         text=True,
     )
     assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(1.0)
-    child.send_signal(signal.SIGINT)
-    sent = time.perf_counter()
     try:
-        out, err = child.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        assert child.poll() is None, f"{code} ended before Ctrl-C"
+        child.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        answer = child.stdout.readline().strip()
+        waited = time.perf_counter() - sent
+        out, err = child.communicate(timeout=30)
+    finally:
         child.kill()
-        pytest.fail(f"{code} ignored Ctrl-C")
-    assert time.perf_counter() - sent < 2
-    assert "finished" not in out
+    assert answer == "interrupted", (code, answer, out, err)
+    assert waited < ANSWER, f"{code} took {waited:.2f} s to answer Ctrl-C"
     assert err.strip().splitlines()[-1] == "KeyboardInterrupt"

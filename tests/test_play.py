@@ -11,6 +11,8 @@ import pytest
 import nimkit as nk
 from nimkit import Game, Move, Position, Rules, presets
 
+from .children import nimkit_command
+
 
 def test_game_basics():
     game = Game(Position([3, 4, 5]))
@@ -178,9 +180,8 @@ def test_presets():
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(
-        sys.executable, ["-m", "nimkit", "play", *args], encoding="utf-8", timeout=30
-    )
+    program, arguments = nimkit_command("play", *args)
+    child = pexpect.spawn(program, arguments, encoding="utf-8", timeout=30)
     child.expect("Your move: |move first")
     return child
 

@@ -48,6 +48,10 @@ mod core_module {
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::interrupt::set_hook(super::errors::interrupted);
+        // numpy's C API is imported on first use, and rust-numpy panics if that
+        // import fails; a Ctrl-C pending after long work would make it fail. Import
+        // it now, while nothing is pending.
+        numpy::PyArray1::<u8>::zeros(module.py(), 0, false);
         module.add(
             "DEFAULT_MAX_POSITIONS",
             crate::solver::DEFAULT_MAX_POSITIONS,
