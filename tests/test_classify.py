@@ -155,9 +155,12 @@ def test_text_is_read_in_chunks_into_any_output(tmp_path):
     assert not (tmp_path / "bad.npy").exists()
 
 
-def test_a_closed_pipe_ends_quietly(positions):
-    path, _ = positions
-    command = f"{sys.executable} -m nimkit classify {path} --chunk 10 --no-progress | head -n 2"
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    # About 1.2 MB of output, far more than a pipe holds (64 KiB on Linux): the
+    # writer is still writing when `head` goes away, whatever the timing.
+    path = tmp_path / "many.npy"
+    np.save(path, np.random.default_rng(4).integers(0, 40, size=(200_000, 4), dtype=np.uint8))
+    command = f"{sys.executable} -m nimkit classify {path} --chunk 1000 --no-progress | head -n 2"
     result = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=60
     )
