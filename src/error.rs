@@ -156,18 +156,26 @@ pub enum Error {
     NotForCodes(&'static str),
 
     #[error(
-        "misère play of this take-and-break code has no closed form; solving by search \
-         needs more than max_positions = {limit} positions below {start:?} (raise \
-         max_positions to allow it)"
+        "{}needs more than max_positions = {limit} positions below {start:?} (raise \
+         max_positions to allow it)",
+        searched(*misere)
     )]
-    MultisetSearchTooLarge { start: Vec<u64>, limit: u64 },
+    MultisetSearchTooLarge {
+        start: Vec<u64>,
+        limit: u64,
+        misere: bool,
+    },
 
     #[error(
-        "misère play of this take-and-break code has no closed form; solving by search \
-         weighs more than {limit} moves below {start:?} (about 40 s of work; each \
-         position of a total of n has about n options)"
+        "{}weighs more than {limit} moves below {start:?} (about 40 s of work; each \
+         position of a total of n has about n options)",
+        searched(*misere)
     )]
-    MultisetTooManyMoves { start: Vec<u64>, limit: u64 },
+    MultisetTooManyMoves {
+        start: Vec<u64>,
+        limit: u64,
+        misere: bool,
+    },
 
     #[error(
         "the misère quotient could not be extended to heap {heap}: a candidate had \
@@ -226,6 +234,12 @@ pub enum Error {
     )]
     RemotenessFromQuotient(Vec<u64>),
 
+    #[error(
+        "a period of {period} from preperiod {preperiod} needs more values than can be \
+         counted (the periodicity theorem needs about 2 * (preperiod + period))"
+    )]
+    ProofTooLong { preperiod: usize, period: usize },
+
     #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
     QuotientCheckTooLarge { heap: usize, limit: usize },
 }
@@ -243,6 +257,16 @@ impl Error {
                 | Error::NotAnOption { .. }
                 | Error::GameOver
         )
+    }
+}
+
+/// What a search over multisets of heaps is for, in normal or misère play.
+fn searched(misere: bool) -> &'static str {
+    if misere {
+        "misère play of this take-and-break code has no closed form; solving it by search "
+    } else {
+        "in normal play of this take-and-break code, the Grundy values give outcomes, but \
+         remoteness and solved boxes come from a search, which "
     }
 }
 

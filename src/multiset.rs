@@ -86,27 +86,55 @@ impl MultisetSolution {
     /// Label every position reachable from `start`; refuse to hold more than
     /// `max_positions`. The rules must give every heap the same rule.
     pub fn solve(start: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
-        Self::solve_all([start.to_vec()], rules, max_positions)
+        Self::solve_each([start.to_vec()], start, rules, max_positions, &mut |_| {})
     }
 
     /// Label every position reachable from any of `starts` (which need not reach one
-    /// another), as `solve` does.
+    /// another), as `solve` does; refusals name the largest heap among them.
     pub fn solve_all(
         starts: impl IntoIterator<Item = Vec<u64>>,
         rules: &Rules,
         max_positions: u64,
     ) -> Result<Self> {
-        Self::solve_each(starts, rules, max_positions, &mut |_| {})
+        let starts: Vec<Vec<u64>> = starts.into_iter().collect();
+        let top = starts.iter().flatten().copied().max().unwrap_or(0);
+        Self::solve_each(starts, &[top], rules, max_positions, &mut |_| {})
     }
 
-    /// `solve_all`, calling `done(k)` once the first `k` starts are labelled (for a
-    /// progress bar: later starts usually cost more).
+    /// Label every position reachable from any of `starts`, as `solve_all` does,
+    /// calling `done(k)` once the first `k` starts are labelled (for a progress bar:
+    /// later starts usually cost more). `asked` is what the caller asked about (a
+    /// start, or the bounds of a box of starts): refusals name it, and a search that
+    /// its heaps show to be too large (`Take::search_floor`) is refused before any
+    /// work.
     pub fn solve_each(
         starts: impl IntoIterator<Item = Vec<u64>>,
+        asked: &[u64],
         rules: &Rules,
         max_positions: u64,
         done: &mut dyn FnMut(usize),
     ) -> Result<Self> {
+        rules.check_position(asked)?;
+        let too_large = || Error::MultisetSearchTooLarge {
+            start: asked.to_vec(),
+            limit: max_positions,
+            misere: rules.is_misere(),
+        };
+        let too_many_moves = || Error::MultisetTooManyMoves {
+            start: asked.to_vec(),
+            limit: MAX_MULTISET_MOVES,
+            misere: rules.is_misere(),
+        };
+        let take = rules.take_for(0);
+        for &n in asked {
+            let (positions, moves) = take.search_floor(n);
+            if positions > max_positions {
+                return Err(too_large());
+            }
+            if moves > MAX_MULTISET_MOVES {
+                return Err(too_many_moves());
+            }
+        }
         let mut solution = MultisetSolution {
             rules: rules.clone(),
             index: FxHashMap::default(),
@@ -118,15 +146,11 @@ impl MultisetSolution {
         let mut moves_left = MAX_MULTISET_MOVES;
         for (k, start) in starts.into_iter().enumerate() {
             rules.check_position(&start)?;
-            let key = canonical(start.iter().copied(), rules.take_for(0));
+            let key = canonical(start.iter().copied(), take);
             if solution.index.contains_key(&key[..]) {
                 done(k + 1);
                 continue;
             }
-            let too_large = || Error::MultisetSearchTooLarge {
-                start: start.clone(),
-                limit: max_positions,
-            };
             if solution.keys.len() as u64 >= max_positions {
                 return Err(too_large());
             }
@@ -135,10 +159,7 @@ impl MultisetSolution {
                 .label_from(root, &mut resolved, max_positions, &mut moves_left)
                 .map_err(|stop| match stop {
                     Stop::Positions => too_large(),
-                    Stop::Moves => Error::MultisetTooManyMoves {
-                        start: start.clone(),
-                        limit: MAX_MULTISET_MOVES,
-                    },
+                    Stop::Moves => too_many_moves(),
                     Stop::Failed(err) => err,
                 })?;
             done(k + 1);
@@ -254,6 +275,11 @@ impl MultisetSolution {
 
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
+    }
+
+    /// Every labelled position: its heaps that have a move, sorted.
+    pub fn positions(&self) -> impl Iterator<Item = &[u64]> {
+        self.keys.iter().map(|key| &key[..])
     }
 
     /// Whether `heaps` is one of the positions searched.
@@ -423,7 +449,8 @@ pub fn solve_box(
     remoteness: bool,
 ) -> Result<(Vec<bool>, Option<Vec<u32>>)> {
     let positions = box_positions(bounds, rules, max_positions)?;
-    let solution = MultisetSolution::solve_all(positions.clone(), rules, max_positions)?;
+    let solution =
+        MultisetSolution::solve_each(positions.clone(), bounds, rules, max_positions, &mut |_| {})?;
     let distances = remoteness.then(|| solution.remoteness()).transpose()?;
     let mut is_p = alloc::with_capacity(positions.len())?;
     let mut found = match distances {

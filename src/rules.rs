@@ -268,6 +268,15 @@ impl<'a> Take<'a> {
         }
     }
 
+    /// Lower bounds on the positions and moves of a search over the multisets of
+    /// heaps a heap of `n` reaches (`TakeAndBreak::search_floor`).
+    pub fn search_floor(self, n: u64) -> (u64, u64) {
+        match self {
+            Take::Code(code) => code.search_floor(n),
+            _ => (1, self.count(n)),
+        }
+    }
+
     /// Whether a heap of `n` has any move.
     #[inline]
     pub fn has_move(self, n: u64) -> bool {

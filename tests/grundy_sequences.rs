@@ -119,7 +119,7 @@ fn fresh_naive_rule_agrees() {
     let values = naive.first(1100).unwrap();
     assert_eq!(values, rule.first(1100).unwrap());
     assert!(rule.proves(&values, 498, 20));
-    let needed = rule.values_to_prove(498, 20).unwrap();
+    let needed = rule.values_to_prove(498, 20).unwrap().unwrap();
     assert_eq!(needed, 2 * (498 + 20) + 2);
     assert!(rule.proves(&values[..needed], 498, 20));
     assert!(!rule.proves(&values[..needed - 1], 498, 20));

@@ -320,6 +320,27 @@ proptest! {
         prop_assert_eq!(is_p.len() as u64, size);
     }
 
+    /// The lower bounds that refuse a search before it starts are lower bounds: of
+    /// the positions a search from one heap labels and of the moves it weighs (the
+    /// options of each different heap of each position).
+    #[test]
+    fn search_floors_are_below_the_search(code in random_code(), n in 0u64..28) {
+        let rules = rules(&code, true);
+        let rule = TakeAndBreak::parse(&code).unwrap();
+        let solution = MultisetSolution::solve(&[n], &rules, u64::MAX).unwrap();
+        let weighed: u64 = solution
+            .positions()
+            .map(|heaps| {
+                let mut distinct = heaps.to_vec();
+                distinct.dedup();
+                distinct.iter().map(|&h| rule.count(h)).sum::<u64>()
+            })
+            .sum();
+        let (positions, moves) = rule.search_floor(n);
+        prop_assert!(positions <= solution.len() as u64, "{} <= {}", positions, solution.len());
+        prop_assert!(moves <= weighed.max(rule.count(n)), "{} <= {}", moves, weighed);
+    }
+
     /// Pop undoes push, splits included.
     #[test]
     fn undo_undoes_apply(code in random_code(), heaps in prop::collection::vec(0u64..12, 1..4)) {
@@ -409,4 +430,23 @@ fn one_search_answers_a_game() {
     let normal = rules("0.77", false);
     assert!(!shared(&[5, 1], &normal, 1 << 20).unwrap().covers(&start));
     assert!(!shared(&[5, 1], &kayles, 1 << 21).unwrap().covers(&start));
+}
+
+/// The search floors of the codes people search most, heap by heap: below the real
+/// search, and for Kayles (whose splits and one-pin takes reach every multiset of
+/// small enough weight) close to it.
+#[test]
+fn search_floors_of_known_codes() {
+    for code in ["0.77", "0.07", "4!.0", "4.0", "0.4f", "0.137", "8.0", "0.6"] {
+        let rules = rules(code, true);
+        let rule = TakeAndBreak::parse(code).unwrap();
+        for n in 0..34 {
+            let solution = MultisetSolution::solve(&[n], &rules, u64::MAX).unwrap();
+            let (positions, _) = rule.search_floor(n);
+            assert!(positions <= solution.len() as u64, "{code} {n}");
+            if code == "0.77" && n > 10 {
+                assert!(2 * positions >= solution.len() as u64, "{code} {n}");
+            }
+        }
+    }
 }

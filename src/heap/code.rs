@@ -464,6 +464,84 @@ impl TakeAndBreak {
         })
     }
 
+    /// Lower bounds on the positions a search from a heap of `n` labels and the moves
+    /// it weighs (saturating), from positions that splits reach. With `t` the
+    /// smallest take that may leave two heaps, splitting off one part after another
+    /// turns a heap of `n` into any multiset of parts `p_i` (each with a move, so that
+    /// each is a part of the position) with `sum(p_i + t) = n + t`: a partition of
+    /// `n + t` into parts `p + t`. With `!` the parts are kept pairwise different,
+    /// which splitting off the smallest part each time keeps legal. A take `s` that
+    /// may leave one heap first makes the heap `n - s`, `n - 2s`, ...: partitions of
+    /// those totals too. A position weighs the options of each of its different
+    /// parts. Codes that never split into two get the start alone.
+    pub fn search_floor(&self, n: u64) -> (u64, u64) {
+        let single = (1, self.count(n));
+        let Some(t) = self.digits.iter().position(|&d| d & TWO != 0) else {
+            return single;
+        };
+        let splits = t as u64 + 2 + u64::from(self.distinct);
+        if n < splits {
+            return single;
+        }
+        // Past this total the counts pass any limit anyway; a partition of a smaller
+        // total plus one part larger than all of its parts is one of `n + t`.
+        const MOST: u64 = 1500;
+        let total = n.saturating_add(t as u64);
+        let (total, steps) = if total <= MOST {
+            let step = self.digits[1..].iter().position(|&d| d & ONE != 0);
+            (total as usize, step.map(|s| s + 1))
+        } else {
+            (MOST.min((total - 1) / 2) as usize, None)
+        };
+        // `ways[m]`: partitions of m into parts `p + t` with p a heap with a move
+        // (different parts with `!`); `weighed[m]`: their parts' options, summed.
+        let mut ways = vec![0u64; total + 1];
+        ways[0] = 1;
+        let parts: Vec<(usize, u64)> = (t + 1..=total)
+            .filter(|&q| self.has_move((q - t) as u64))
+            .map(|q| (q, self.count((q - t) as u64)))
+            .collect();
+        for &(q, _) in &parts {
+            if self.distinct {
+                for m in (q..=total).rev() {
+                    ways[m] = ways[m].saturating_add(ways[m - q]);
+                }
+            } else {
+                for m in q..=total {
+                    ways[m] = ways[m].saturating_add(ways[m - q]);
+                }
+            }
+        }
+        let weighed = |m: usize| {
+            if self.distinct {
+                // Each position weighs at least the options of its smallest part.
+                let least = parts.iter().map(|&(_, o)| o).min().unwrap_or(0);
+                ways[m].saturating_mul(least)
+            } else {
+                // The partitions holding a part q are those of m - q with q added.
+                parts
+                    .iter()
+                    .take_while(|&&(q, _)| q <= m)
+                    .fold(0u64, |sum, &(q, o)| {
+                        sum.saturating_add(o.saturating_mul(ways[m - q]))
+                    })
+            }
+        };
+        // The totals the start reaches before splitting, each splitting as above.
+        let lowest = (splits + t as u64) as usize;
+        let totals: Vec<usize> = match steps {
+            Some(s) => (lowest..=total).rev().step_by(s).collect(),
+            None => vec![total],
+        };
+        let positions = totals
+            .iter()
+            .fold(0u64, |sum, &m| sum.saturating_add(ways[m]));
+        let moves = totals
+            .iter()
+            .fold(0u64, |sum, &m| sum.saturating_add(weighed(m)));
+        (positions.max(1), moves.max(single.1))
+    }
+
     /// Whether a heap of `n` has any option (as `count(n) > 0`, sooner).
     pub fn has_move(&self, n: u64) -> bool {
         (0..self.digits.len()).any(|t| self.count_take(n, t) > 0)
@@ -566,7 +644,8 @@ impl TakeAndBreak {
     /// `G(n + period) = G(n)` for every `n` from `preperiod` up to what the theorem
     /// asks, and no smaller preperiod for this period.
     pub fn proves(&self, values: &[u32], preperiod: usize, period: usize) -> bool {
-        let Some(needed) = self.values_to_prove(preperiod, period) else {
+        // Past what can be counted, no list of values is long enough.
+        let Ok(Some(needed)) = self.values_to_prove(preperiod, period) else {
             return false;
         };
         period > 0
@@ -620,16 +699,35 @@ impl TakeAndBreak {
 
     /// The first `count` values in the integer type `T` (the caller has made sure
     /// the largest fits, see `max_value`); `compute(count)` first.
-    pub fn values_as<T: TryFrom<u32>>(&self, count: usize) -> Result<Vec<T>> {
+    pub fn values_as<T: TryFrom<u32> + Copy>(&self, count: usize) -> Result<Vec<T>> {
         let mut out = alloc::with_capacity(count)?;
-        let narrow = |v: u32| {
-            T::try_from(v)
+        let narrow = |v: &u32| {
+            T::try_from(*v)
                 .ok()
                 .expect("the caller checked the largest value")
         };
+        // Billions of values take seconds: copied in pieces, polling between them.
+        const PIECE: usize = 1 << 16;
+        let mut poll = Poll::default();
         match self.periodic.get() {
-            Some(periodic) => out.extend((0..count as u64).map(|n| narrow(periodic.value(n)))),
-            None => out.extend(self.read().values[..count].iter().map(|&v| narrow(v))),
+            Some(periodic) => {
+                let known = count.min(periodic.values.len());
+                out.extend(periodic.values[..known].iter().map(narrow));
+                // Past the first period, each value repeats the one a period before.
+                while out.len() < count {
+                    poll.tick()?;
+                    let from = out.len() - periodic.period;
+                    let piece = (count - out.len()).min(periodic.period).min(PIECE);
+                    out.extend_from_within(from..from + piece);
+                }
+            }
+            None => {
+                let sequence = self.read();
+                for piece in sequence.values[..count].chunks(PIECE) {
+                    poll.tick()?;
+                    out.extend(piece.iter().map(narrow));
+                }
+            }
         }
         Ok(out)
     }
@@ -650,10 +748,19 @@ impl TakeAndBreak {
     }
 
     /// How many values the periodicity theorem needs to prove `(preperiod, period)`
-    /// for this code, or `None` when it proves nothing for it (`!`).
-    pub fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
-        self.theorem_bound()
-            .map(|bound| bound * (preperiod.max(1) + period) + self.max_take() as usize)
+    /// for this code, or `None` when it proves nothing for it (`!`);
+    /// `Error::ProofTooLong` past `usize`.
+    pub fn values_to_prove(&self, preperiod: usize, period: usize) -> Result<Option<usize>> {
+        let Some(bound) = self.theorem_bound() else {
+            return Ok(None);
+        };
+        preperiod
+            .max(1)
+            .checked_add(period)
+            .and_then(|span| span.checked_mul(bound))
+            .and_then(|values| values.checked_add(self.max_take() as usize))
+            .map(Some)
+            .ok_or(Error::ProofTooLong { preperiod, period })
     }
 
     /// The periodicity theorem's `bound` (see `proven_period`), or `None` when it
@@ -687,7 +794,7 @@ impl TakeAndBreak {
                 poll.tick()?;
                 let v = match &mut sequence.sparse {
                     Some(sparse) => sparse.next(&sequence.values),
-                    None => self.mex(&sequence.values, &mut seen),
+                    None => self.mex(&sequence.values, &mut seen, &mut poll)?,
                 };
                 sequence.values.push(v);
                 if sequence.values.len().is_multiple_of(4096)
@@ -736,8 +843,9 @@ impl TakeAndBreak {
         }
     }
 
-    /// The value of heap `values.len()` by the definition.
-    fn mex(&self, values: &[u32], seen: &mut Vec<u64>) -> u32 {
+    /// The value of heap `values.len()` by the definition (polling as it goes: a heap
+    /// of n that leaves three heaps has about n**2 / 12 options).
+    fn mex(&self, values: &[u32], seen: &mut Vec<u64>, poll: &mut Poll) -> Result<u32> {
         let n = values.len();
         // Every XOR of earlier values is below the next power of two above them all.
         let top = values.iter().copied().max().unwrap_or(0);
@@ -755,6 +863,7 @@ impl TakeAndBreak {
                 mark(values[m]);
             }
             if d & TWO != 0 {
+                poll.tick()?;
                 for a in 1..=m / 2 {
                     if !(self.distinct && 2 * a == m) {
                         mark(values[a] ^ values[m - a]);
@@ -763,6 +872,7 @@ impl TakeAndBreak {
             }
             if d & THREE != 0 {
                 for a in 1..=m / 3 {
+                    poll.tick()?;
                     for b in a + step..=(m - a) / 2 {
                         let c = m - a - b;
                         if c >= b + step {
@@ -776,7 +886,7 @@ impl TakeAndBreak {
             .iter()
             .position(|&w| w != u64::MAX)
             .unwrap_or(seen.len());
-        (word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones())
+        Ok((word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones()))
     }
 }
 

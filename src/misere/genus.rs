@@ -130,11 +130,13 @@ pub fn of_heaps(
         return Err(Error::MultisetSearchTooLarge {
             start: heaps.iter().max().into_iter().copied().collect(),
             limit: max_positions,
+            misere: true,
         });
     }
     let rules = Rules::new(true, TakeLimit::Code(Arc::clone(rule)))?;
     let starts = heaps.iter().map(|&n| vec![n]);
-    let solution = MultisetSolution::solve_each(starts, &rules, max_positions, done)?;
+    let top: Vec<u64> = heaps.iter().max().into_iter().copied().collect();
+    let solution = MultisetSolution::solve_each(starts, &top, &rules, max_positions, done)?;
     let genera = genera(&solution)?;
     let mut out = alloc::with_capacity(heaps.len())?;
     out.extend(

@@ -416,5 +416,6 @@ pub fn too_large(top: u64, limit: u64) -> Error {
     Error::MultisetSearchTooLarge {
         start: vec![top],
         limit,
+        misere: true,
     }
 }

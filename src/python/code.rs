@@ -255,8 +255,12 @@ impl PyTakeAndBreak {
     /// How many values the periodicity theorem needs to prove ``(preperiod,
     /// period)`` for this code (``2 * (max(preperiod, 1) + period) + max_take``, with
     /// 3 for 2 when moves leave three heaps), or None when it proves nothing (``!``).
-    fn values_to_prove(&self, preperiod: usize, period: usize) -> Option<usize> {
-        self.0.values_to_prove(preperiod, period)
+    fn values_to_prove(
+        &self,
+        preperiod: UInt<usize>,
+        period: UInt<usize>,
+    ) -> PyResult<Option<usize>> {
+        Ok(self.0.values_to_prove(preperiod.0, period.0)?)
     }
 
     /// The misère quotient of the heaps up to ``max_heap``, computed heap by heap
