@@ -219,13 +219,15 @@ pub enum Error {
     },
 
     #[error(
-        "searching every position below {heaps:?} weighs {moves} moves (about n**2 / 2 \
-         for one heap of n with no take limit), more than the {limit} allowed"
+        "searching every position below {heaps:?} weighs {moves} moves ({why}), more \
+         than the {limit} allowed"
     )]
     BoxTooManyMoves {
         heaps: Vec<u64>,
         moves: u128,
         limit: u128,
+        /// How the moves add up under the rules asked about.
+        why: String,
     },
 
     #[error(

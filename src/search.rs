@@ -32,6 +32,7 @@ impl BoxSolution {
                 heaps: bounds.to_vec(),
                 moves,
                 limit: MAX_BOX_MOVES,
+                why: moves_text(bounds, rules),
             });
         }
         let mut is_p = alloc::filled(size, false)?;
@@ -345,6 +346,27 @@ pub fn box_moves(bounds: &[u64], rules: &Rules) -> u128 {
             (size / (b128 + 1)).saturating_mul(per_heap)
         })
         .fold(0u128, u128::saturating_add)
+}
+
+/// How the moves of a box search add up, in words, for the rules asked about.
+fn moves_text(bounds: &[u64], rules: &Rules) -> String {
+    let positions = box_size(bounds);
+    let each = |i: usize| match rules.take_for(i) {
+        Take::Any => "as many takes as the heap holds".into(),
+        Take::UpTo(k) => format!("up to {k} takes"),
+        Take::Set(set) => format!("up to {} takes", set.set().elements().len()),
+        Take::Code(code) => format!("up to {} takes", code.max_take()),
+    };
+    let takes: Vec<String> = (0..bounds.len()).map(each).collect();
+    if takes.windows(2).all(|w| w[0] == w[1]) {
+        let take = takes.first().map_or("no take", String::as_str);
+        format!("each of the {positions} positions weighs {take} from each heap")
+    } else {
+        format!(
+            "each of the {positions} positions weighs, heap by heap: {}",
+            takes.join("; ")
+        )
+    }
 }
 
 /// The number of positions in the box (saturating: past u128 it is too large anyway).

@@ -214,6 +214,36 @@ def test_work_that_would_explode_is_refused_up_front():
     assert time.perf_counter() - start < 10
 
 
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: nk.Position([200]).remoteness(nk.Rules(code="0.77")), "below [200]"),
+        (lambda: nk.solve([1000], nk.Rules(code="0.77")), "below [1000]"),
+        (lambda: nk.solve([40, 90], nk.Rules(code="0.77")), "below [40, 90]"),
+    ],
+)
+def test_normal_play_searches_of_a_code_are_refused_at_once(call, named):
+    # Kayles' splits reach every multiset of heaps below: far more positions than
+    # max_positions, known before the search starts.
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="normal play") as raised:
+        call()
+    assert time.perf_counter() - start < 1
+    assert named in str(raised.value)
+    assert "misère" not in str(raised.value)
+
+
+def test_box_search_limits_explain_the_rules_asked_about():
+    big = nk.Position([9000, 9000])
+    with pytest.raises(ValueError, match="weighs up to 20 takes from each heap") as raised:
+        big.remoteness(nk.Rules(max_take=20), max_positions=10**9)
+    assert "no take limit" not in str(raised.value)
+    with pytest.raises(ValueError, match="as many takes as the heap holds"):
+        big.remoteness(nk.Rules(), max_positions=10**9)
+    with pytest.raises(ValueError, match="heap by heap: up to 20 takes; as many"):
+        big.remoteness(nk.Rules(max_take=(20, None)), max_positions=10**9)
+
+
 def test_no_silent_casts_in_tables_and_plots():
     with pytest.raises(TypeError, match="not bytes"):
         nk.p_positions(b"3", n_heaps=1)

@@ -77,13 +77,20 @@ def test_sparse_space_of_published_games():
     # Czajka's table: .16 has rare mask 1e, 53 rare heaps counting heap 0, the last
     # at 13935; .354 has mask 3f.
     rule = nk.TakeAndBreak("0.16")
-    rule.grundy_sequence(30_000)
-    mask, heap_parity, rare = rule.sparse_space()
+    mask, heap_parity, rare = rule.sparse_space(30_000)
     assert (mask, heap_parity, len(rare) + 1, int(rare[-1])) == (0x1E, False, 53, 13935)
     values = rule.grundy_sequence(30_000)
     odd = np.array([bin(int(v) & mask).count("1") % 2 for v in values])
     assert np.flatnonzero(odd[1:] == 0).tolist() == (rare - 1).tolist()
     assert nk.TakeAndBreak("0.3").sparse_space() is None  # no split: the definition
+
+
+def test_sparse_space_of_a_fresh_rule_computes_what_it_shows():
+    # Asked first, it computes 65536 values (not an empty answer for want of values).
+    mask, heap_parity, rare = nk.TakeAndBreak("0.16").sparse_space()
+    assert (mask, heap_parity, len(rare)) == (0x1E, False, 52)
+    with pytest.raises(ValueError, match="count is"):
+        nk.TakeAndBreak("0.16").sparse_space(2**40)
 
 
 def test_sparse_values_equal_the_definition():
@@ -120,6 +127,22 @@ def test_certificates_are_checked_again_and_tampering_is_caught():
         nk.TakeAndBreak("0.16").certificate(max_heap=1000)
     with pytest.raises(ValueError, match="method"):
         nk.TakeAndBreak("0.16").recompute(10, "fast")
+
+
+@pytest.mark.parametrize(
+    ("preperiod", "period"), [(2**63, 12), (0, 2**63), (0, 2**64 - 1), (2**62, 2**62)]
+)
+def test_certificates_past_what_can_be_counted_are_value_errors(preperiod, period):
+    from dataclasses import replace
+
+    kayles = nk.TakeAndBreak("0.77")
+    with pytest.raises(ValueError, match="needs more values than can be counted"):
+        kayles.values_to_prove(preperiod, period)
+    cert = replace(kayles.certificate(), preperiod=preperiod, period=period)
+    with pytest.raises(ValueError, match="needs more values than can be counted"):
+        nk.verify_certificate(cert)
+    values = np.zeros(100, dtype=np.uint32)
+    assert not kayles.proves(values, preperiod, period)
 
 
 def test_cli_grundy_and_period(tmp_path, capsys):

@@ -13,6 +13,9 @@ use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::PyTuple;
 
+/// How many values `sparse_space` computes at least, unless told.
+const DEFAULT_SPARSE_COUNT: usize = 1 << 16;
+
 /// The most values `grundy_sequence` returns at once (16 GiB of uint32).
 const MAX_SEQUENCE: usize = 1 << 32;
 
@@ -176,20 +179,34 @@ impl PyTakeAndBreak {
         Ok(rule.period())
     }
 
-    /// The sparse space the values computed so far have shown: ``(mask,
-    /// heap_parity, rare_heaps)``. A value ``v`` of heap ``n`` is rare when
-    /// ``popcount(v & mask)`` (plus the parity of ``n`` when ``heap_parity``; see the
-    /// README) is even; ``rare_heaps`` lists the heaps from 1 on with a rare value.
-    /// None for codes computed by the definition alone (no split, or splits into
-    /// three heaps).
+    /// The sparse space of the values computed, after computing at least ``count``
+    /// of them (default: 65536; Ctrl-C stops it): ``(mask, heap_parity,
+    /// rare_heaps)``. A value ``v`` of heap ``n`` is rare when ``popcount(v &
+    /// mask)`` (plus the parity of ``n`` when ``heap_parity``; see the README) is
+    /// even; ``rare_heaps`` lists the heaps from 1 on with a rare value, among every
+    /// value computed so far (``grundy_sequence`` computes further). None for codes
+    /// computed by the definition alone (no split, or splits into three heaps).
     ///
-    /// >>> g = TakeAndBreak("0.16"); _ = g.grundy_sequence(20_000)
-    /// >>> mask, heap_parity, rare = g.sparse_space(); hex(mask), len(rare)
+    /// >>> mask, heap_parity, rare = TakeAndBreak("0.16").sparse_space(20_000)
+    /// >>> hex(mask), len(rare)
     /// ('0x1e', 52)
-    fn sparse_space<'py>(&self, py: Python<'py>) -> Option<(u32, bool, Bound<'py, PyArray1<u64>>)> {
-        let (mask, parity, rare) = self.0.sparse_space()?;
+    #[pyo3(signature = (count = UInt(DEFAULT_SPARSE_COUNT)))]
+    fn sparse_space<'py>(
+        &self,
+        py: Python<'py>,
+        count: UInt<usize>,
+    ) -> PyResult<Option<(u32, bool, Bound<'py, PyArray1<u64>>)>> {
+        let count = count.0;
+        check_count(count)?;
+        if !self.0.uses_sparse_space() {
+            return Ok(None);
+        }
+        compute(py, &self.0, count, false, "Grundy values")?;
+        let Some((mask, parity, rare)) = self.0.sparse_space() else {
+            return Ok(None);
+        };
         let rare: Vec<u64> = rare.into_iter().map(|h| h as u64).collect();
-        Some((mask, parity, rare.into_pyarray(py)))
+        Ok(Some((mask, parity, rare.into_pyarray(py))))
     }
 
     /// What proves the period: a ``nimkit.PeriodCertificate`` (see
