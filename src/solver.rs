@@ -11,7 +11,7 @@ use crate::multiset::MultisetSolution;
 use crate::position::Move;
 use crate::rules::{Rules, TakeLimit};
 use crate::search::{box_size, BoxSolution};
-use crate::theory::{self, Analysis, Outcome};
+use crate::theory::{self, Analysis, Method, Outcome};
 
 /// In misère play of a code or a subtraction set, positions with more objects than
 /// this are answered by the misère quotient when there is one: their search would be
@@ -390,6 +390,10 @@ impl Solver {
                     grundy,
                     outcome: table.outcome(heaps),
                     winning_moves: table.winning_moves(heaps, scan),
+                    method: match table {
+                        Table::Quotient(..) => Method::Quotient,
+                        Table::Box(_) | Table::Multiset(_) => Method::Search,
+                    },
                 }
             }
         }

@@ -105,7 +105,18 @@ pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
     })
 }
 
-/// Everything the closed forms say about a position.
+/// What decided an outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Grundy values and their nim-sum (Bouton's misère rule for Nim and take limits).
+    ClosedForm,
+    /// An exact search of every position the start reaches.
+    Search,
+    /// The misère quotient of a code (Plambeck and Siegel).
+    Quotient,
+}
+
+/// Everything known about a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
     /// Normal-play Grundy values (defined under any rules).
@@ -113,6 +124,8 @@ pub struct Analysis {
     pub nim_sum: u64,
     pub outcome: Outcome,
     pub winning_moves: Vec<Move>,
+    /// What decided the outcome and the winning moves.
+    pub method: Method,
 }
 
 /// Everything the closed forms say, with every winning move: refused for a code's heap
@@ -151,6 +164,7 @@ pub fn analyse_by_class(heaps: &[u64], rules: &Rules, scan: Scan) -> Result<Anal
         nim_sum,
         outcome,
         winning_moves,
+        method: Method::ClosedForm,
     })
 }
 

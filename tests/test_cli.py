@@ -91,6 +91,7 @@ def test_json_and_take_limits():
         "grundy": [1],
         "nim_sum": 1,
         "outcome": "P",
+        "method": "closed form",
         "player_to_move": "loses",
         "winning_moves": [],
     }

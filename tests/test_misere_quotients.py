@@ -153,8 +153,10 @@ def test_genus_notation_and_limits():
     with pytest.raises(ValueError, match="max_positions = 100 "):
         kayles.genus(30, max_positions=100)
     # One heap of 10**12 has about 10**12 options: refused before any is listed.
-    with pytest.raises(ValueError, match="more than 134217728 moves below"):
+    with pytest.raises(ValueError, match="more than max_positions = 100 positions below"):
         kayles.genus(10**12, max_positions=100)
+    with pytest.raises(ValueError, match="more than 134217728 moves below"):
+        kayles.genus(10**12, max_positions=2**64 - 1)
 
 
 def test_games_and_players_use_the_quotient_past_the_search():

@@ -282,7 +282,8 @@ def test_solve_labels_the_box_through_splits(code, misere):
 def test_explain_names_the_split_and_its_values():
     text = str(nk.explain([9, 6], KAYLES))
     assert "take-and-break code 0.77" in text
-    assert "G(1) = 1 xor G(7) = 2, together 3" in text
+    assert "heap 0 of 9 (Grundy value 4) becomes heaps of 1 and 7, whose Grundy values " in text
+    assert "1 and 2 have nim-sum 3, leaving 1 7 6" in text
     svg = nk.analyse([9, 6], KAYLES)._repr_svg_()
     assert "split 1 + 7" in svg
 
@@ -291,10 +292,31 @@ def test_cli_code(capsys):
     assert main(["analyse", "9", "6", "--code", "0.77"]) == 0
     out = capsys.readouterr().out
     assert "take-and-break code 0.77" in out
-    assert "split the rest into 1 + 7" in out
+    assert "split the rest into 1 + 7  (9 -> 1 + 7), leaving 1 7 6" in out
     with pytest.raises(SystemExit):
         main(["analyse", "9", "--code", "0.8z"])
     assert "hexadecimal" in capsys.readouterr().err
+
+
+def test_reports_name_what_decided(capsys):
+    # Misère play of a code: no nim-sum table (it decides nothing), and the method
+    # named is the one that answered: the search here, the quotient for large heaps.
+    assert main(["analyse", "9", "6", "--code", "0.77", "--misere"]) == 0
+    out = capsys.readouterr().out
+    assert "binary" not in out and "Nim-sum" not in out
+    assert "exhaustive search" in out
+    assert main(["analyse", "1000", "1000", "1000", "--misere", "--take", "1,3,4"]) == 0
+    out = capsys.readouterr().out
+    assert "misère quotient" in out and "exhaustive search" not in out
+    analysis = nk.analyse([1000, 1000, 1000], nk.Rules(misere=True, take={1, 3, 4}))
+    assert analysis.method == "misère quotient"
+    assert nk.analyse([9, 6], nk.Rules(code="0.77", misere=True)).method == "search"
+    assert nk.analyse([9, 6], KAYLES).method == "closed form"
+    assert "misère quotient" in str(nk.explain(analysis))
+    # The picture draws the digital-sum table only where the nim-sum decides.
+    misere_svg = nk.analyse([9, 6], nk.Rules(code="0.77", misere=True))._repr_svg_()
+    assert "nim-sum" not in misere_svg and "(by search)" in misere_svg
+    assert "nim-sum" in nk.analyse([9, 6], KAYLES)._repr_svg_()
 
 
 def test_widget_splits_a_heap():

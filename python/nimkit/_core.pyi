@@ -1,7 +1,7 @@
 """Type stubs for the native core (nimkit._core). Use the nimkit package instead."""
 
 from collections.abc import Iterable, Iterator
-from typing import Any, SupportsIndex, final, overload
+from typing import Any, Literal, SupportsIndex, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -124,7 +124,7 @@ class Rules:
 
 def analyse(
     position: Position, rules: Rules, max_positions: int
-) -> tuple[list[int], int, bool, list[Move]]: ...
+) -> tuple[list[int], int, bool, list[Move], Literal["closed form", "search", "misère quotient"]]: ...
 def solve_box(
     bounds: Iterable[SupportsIndex],
     rules: Rules,

@@ -127,20 +127,42 @@ def position_svg(position: Position) -> str:
 
 def analysis_svg(analysis: Analysis) -> str:
     """The board with every winning move drawn on it (the tokens each takes, in
-    amber), and the digital-sum table: each heap's Grundy value in binary, the
-    nim-sum row, the columns with an odd number of 1s shaded, and the heap and digits
-    that the first winning move changes outlined."""
+    amber), and, where the nim-sum decides, the digital-sum table: each heap's Grundy
+    value in binary, the nim-sum row, the columns with an odd number of 1s shaded, and
+    the heap and digits that the first winning move changes outlined."""
     position, moves = analysis.position, analysis.winning_moves
     taken: dict[int, Move] = {}
     for move in moves:
         taken.setdefault(move.heap, move)
-    bits = max([1, *(g.bit_length() for g in analysis.grundy)])
+    by_nim_sum = analysis.method == "closed form"
     table_top = max(len(position), 1) * ROW + 16
     cell = 18
     rows = len(position) + 1
-    height = table_top + (rows + 1) * cell + 64
+    height = table_top + ((rows + 1) * cell if by_nim_sum else 0) + 64
     svg = _svg(1, height)
     width = _board(svg, position, taken, 4)
+    if by_nim_sum:
+        width = max(width, _digital_sum(svg, analysis, table_top, cell))
+    verdict = f"{analysis.outcome.value}, {analysis.outcome.describe()}"
+    summary = f"nim-sum {analysis.nim_sum}: {verdict}" if by_nim_sum else verdict
+    if not by_nim_sum:
+        summary += f" (by {analysis.method})"
+    if moves:
+        summary += "; winning: " + ", ".join(str(m) for m in moves[:MAX_LISTED])
+        if len(moves) > MAX_LISTED:
+            summary += f" and {len(moves) - MAX_LISTED} more"
+    rules = f"rules: {analysis.rules.describe()}"
+    _text(svg, 4, height - 28, rules, fill=INK)
+    _text(svg, 4, height - 12, summary, fill=INK)
+    width = max(width, 7 * len(summary), 7 * len(rules))
+    return finish_svg(svg, width, height)
+
+
+def _digital_sum(svg: ET.Element, analysis: Analysis, table_top: int, cell: int) -> int:
+    """Draw the digital-sum table below the board; return its right edge."""
+    position, moves = analysis.position, analysis.winning_moves
+    bits = max([1, *(g.bit_length() for g in analysis.grundy)])
+    rows = len(position) + 1
     first: Move | None = moves[0] if moves else None
     changed = _changed_bits(analysis, first)
     table_left = LEFT
@@ -192,17 +214,7 @@ def analysis_svg(analysis: Analysis) -> str:
                 y2=str(y),
                 stroke=INK,
             )
-    verdict = analysis.outcome.describe()
-    summary = f"nim-sum {analysis.nim_sum}: {analysis.outcome.value}, {verdict}"
-    if moves:
-        summary += "; winning: " + ", ".join(str(m) for m in moves[:MAX_LISTED])
-        if len(moves) > MAX_LISTED:
-            summary += f" and {len(moves) - MAX_LISTED} more"
-    rules = f"rules: {analysis.rules.describe()}"
-    _text(svg, 4, height - 28, rules, fill=INK)
-    _text(svg, 4, height - 12, summary, fill=INK)
-    width = max(width, table_left + bits * cell + 8, 7 * len(summary), 7 * len(rules))
-    return finish_svg(svg, width, height)
+    return table_left + bits * cell + 8
 
 
 def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:

@@ -5,12 +5,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
+    from .analysis import Analysis, Method
+    from .position import Move, Position
 
 
 #: How many winning moves a report writes out: each line shows the whole position
 #: left, so a report of every move would grow as heaps times moves.
 MAX_LISTED = 20
+
+#: Why a misère verdict came from where it came, for rules with no closed form.
+WHY: dict[Method, str] = {
+    "search": (
+        "misère play of these rules has no closed form; the outcome comes from an "
+        "exhaustive search of every position this one can reach"
+    ),
+    "misère quotient": (
+        "misère play of these rules has no closed form; the outcome comes from their "
+        "misère quotient (Plambeck and Siegel), the monoid of positions up to misère "
+        "indistinguishability, which answers positions of any size"
+    ),
+}
 
 
 def digital_sum_table(sizes: tuple[int, ...], grundy: tuple[int, ...], nim_sum: int) -> list[str]:
@@ -38,20 +52,33 @@ def digital_sum_table(sizes: tuple[int, ...], grundy: tuple[int, ...], nim_sum: 
     return lines
 
 
+def becomes(position: Position, move: Move) -> str:
+    """What a move makes of its heap: ``9 -> 5``, or ``9 -> 1 + 7`` for a split."""
+    size = position[move.heap]
+    if move.into is not None:
+        return f"{size} -> {' + '.join(map(str, move.into))}"
+    return f"{size} -> {size - move.take}"
+
+
 def analysis_text(analysis: Analysis) -> str:
-    """The report ``nimkit analyse`` prints."""
+    """The report ``nimkit analyse`` prints. The digital-sum table and the nim-sum
+    appear where they decide the outcome (not in misère play of rules with no
+    closed form)."""
     position, rules = analysis.position, analysis.rules
     lines = [
         f"Position: {position}   (heaps numbered from 0)",
         f"Rules:    {rules.describe()}",
         "",
-        *digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum),
-        "",
-        f"Nim-sum:  {analysis.nim_sum}",
-        f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}",
     ]
-    if rules.misere and not rules.has_closed_form:
-        lines.append(f"Why:      {SEARCHED}")
+    if analysis.method == "closed form":
+        lines += [
+            *digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum),
+            "",
+            f"Nim-sum:  {analysis.nim_sum}",
+        ]
+    lines.append(f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}")
+    if analysis.method != "closed form":
+        lines.append(f"Why:      {WHY[analysis.method]}")
     elif rules.misere:
         lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
     moves = analysis.winning_moves
@@ -59,20 +86,12 @@ def analysis_text(analysis: Analysis) -> str:
         lines.append("Winning moves:")
         for move in moves[:MAX_LISTED]:
             left = position.after(move, rules)
-            lines.append(f"  {move}  ({position[move.heap]} -> {left[move.heap]}), leaving {left}")
+            lines.append(f"  {move}  ({becomes(position, move)}), leaving {left}")
         if len(moves) > MAX_LISTED:
             lines.append(f"  ... and {len(moves) - MAX_LISTED} more (--json lists every one)")
     else:
         lines.append("Winning moves: none")
     return "\n".join(lines)
-
-
-#: Why a misère verdict on general subtraction sets and take-and-break codes comes from
-#: search, not the nim-sum.
-SEARCHED = (
-    "misère play of these rules has no closed form; the outcome comes from an "
-    "exhaustive search of every position this one can reach"
-)
 
 
 def _misere_rule(grundy: tuple[int, ...]) -> str:

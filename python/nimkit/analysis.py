@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 from . import _core
 from ._text import analysis_text
@@ -12,9 +12,15 @@ from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 
+#: What decided an outcome: the nim-sum of Grundy values (Bouton's misère rule for Nim
+#: and take limits), an exact search, or the misère quotient of a code.
+Method = Literal["closed form", "search", "misère quotient"]
+
+
 @dataclass(frozen=True)
 class Analysis:
-    """A position under some rules: Grundy values, nim-sum, outcome, every winning move.
+    """A position under some rules: Grundy values, nim-sum, outcome, every winning move,
+    and what decided them (``method``).
 
     ``str(analysis)`` is the report that ``nimkit analyse`` prints; ``to_dict()`` is its
     ``--json`` form.
@@ -26,6 +32,7 @@ class Analysis:
     nim_sum: int
     outcome: Outcome
     winning_moves: tuple[Move, ...]
+    method: Method = "closed form"
 
     def to_dict(self) -> dict[str, Any]:
         """The facts as plain JSON-ready data."""
@@ -40,6 +47,7 @@ class Analysis:
             "grundy": list(self.grundy),
             "nim_sum": self.nim_sum,
             "outcome": self.outcome.value,
+            "method": self.method,
             "player_to_move": "wins" if self.outcome.player_to_move_wins else "loses",
             "winning_moves": [
                 {
@@ -88,7 +96,7 @@ def analyse(
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning = _core.analyse(position, rules, max_positions)
+    grundy, nim_sum, is_p, winning, method = _core.analyse(position, rules, max_positions)
     return Analysis(
         position=position,
         rules=rules,
@@ -96,6 +104,7 @@ def analyse(
         nim_sum=nim_sum,
         outcome=Outcome.P if is_p else Outcome.N,
         winning_moves=tuple(winning),
+        method=method,
     )
 
 

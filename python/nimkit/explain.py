@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import SupportsIndex
 
-from ._text import SEARCHED, digital_sum_table
+from ._text import WHY, becomes, digital_sum_table
 from .analysis import Analysis, analyse
 from .position import Outcome, Position
 from .rules import Rules
@@ -64,26 +64,29 @@ def explain(
         analysis = analyse(position, rules)
     position, rules = analysis.position, analysis.rules
     blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
-    if rules.code is not None:
-        blocks.append(("p", _code(analysis)))
-    elif rules.take is not None:
-        blocks.append(("p", _sequences(analysis)))
-    elif rules.max_take is not None:
-        blocks.append(("p", _remainders(analysis)))
-    blocks.append(
-        (
-            "p",
-            "Write each heap's Grundy value in binary and add the columns without "
-            "carrying (exclusive or): the result is the nim-sum.",
+    if analysis.method != "closed form":
+        # The nim-sum decides nothing here: say what did.
+        why = WHY[analysis.method]
+        blocks.append(("p", f"{why[:1].upper()}{why[1:]}."))
+    else:
+        if rules.code is not None:
+            blocks.append(("p", _code(analysis)))
+        elif rules.take is not None:
+            blocks.append(("p", _sequences(analysis)))
+        elif rules.max_take is not None:
+            blocks.append(("p", _remainders(analysis)))
+        blocks.append(
+            (
+                "p",
+                "Write each heap's Grundy value in binary and add the columns without "
+                "carrying (exclusive or): the result is the nim-sum.",
+            )
         )
-    )
-    table = digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum)
-    blocks.append(("pre", "\n".join(table)))
-    blocks.append(("p", _columns(analysis)))
-    if rules.misere and not rules.has_closed_form:
-        blocks.append(("p", f"But {SEARCHED}."))
-    elif rules.misere:
-        blocks.append(("p", _misere(analysis)))
+        table = digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum)
+        blocks.append(("pre", "\n".join(table)))
+        blocks.append(("p", _columns(analysis)))
+        if rules.misere:
+            blocks.append(("p", _misere(analysis)))
     if analysis.outcome is Outcome.N:
         blocks.append(("p", _winning(analysis)))
     else:
@@ -164,14 +167,18 @@ def _misere(analysis: Analysis) -> str:
 
 def _winning(analysis: Analysis) -> str:
     position, rules = analysis.position, analysis.rules
+    by_nim_sum = analysis.method == "closed form"
     goal = (
-        "to a position the player to move loses"
-        if rules.misere
-        else "to nim-sum 0, every column even"
+        "to nim-sum 0, every column even"
+        if by_nim_sum and not rules.misere
+        else "to a position the player to move loses"
     )
     parts = []
     for move in analysis.winning_moves[:MAX_REPLIES]:
         left = position.after(move, rules)
+        if not by_nim_sum:
+            parts.append(f"{move} ({becomes(position, move)}), leaving {left}")
+            continue
         before = analysis.grundy[move.heap]
         if move.into is None:
             after = left.grundy(rules)[move.heap]
@@ -181,18 +188,24 @@ def _winning(analysis: Analysis) -> str:
             )
         else:
             values = left.grundy(rules)[move.heap : move.heap + len(move.into)]
-            xor = " xor ".join(f"G({n}) = {g}" for n, g in zip(move.into, values, strict=True))
             total = 0
             for g in values:
                 total ^= g
             parts.append(
                 f"{move}: heap {move.heap} of {position[move.heap]} (Grundy value {before}) "
-                f"becomes heaps worth {xor}, together {total}, leaving {left}"
+                f"becomes heaps of {_and(move.into)}, whose Grundy values {_and(values)} "
+                f"have nim-sum {total}, leaving {left}"
             )
     total = len(analysis.winning_moves)
     count = "the winning move is" if total == 1 else "the winning moves are"
     more = f" (and {total - MAX_REPLIES} more like them)" if total > MAX_REPLIES else ""
     return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + more + "."
+
+
+def _and(numbers: Iterable[int]) -> str:
+    """``1 and 7``; ``1, 2 and 7``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _losing(analysis: Analysis) -> str:
@@ -213,6 +226,11 @@ def _losing(analysis: Analysis) -> str:
             # Misère play: the move takes the last object, which loses.
             replies.append(f"{move} takes the last object, which loses in misère play")
     more = f" (and so on for the other {count - MAX_REPLIES})" if count > MAX_REPLIES else ""
+    if analysis.method != "closed form":
+        return (
+            "The player to move loses against perfect play: every move leaves a position "
+            "the opponent wins. For instance: " + "; ".join(replies) + more + "."
+        )
     return (
         "The player to move loses against perfect play: every move unbalances the "
         "position, and the opponent restores it. For instance: " + "; ".join(replies) + more + "."

@@ -10,7 +10,7 @@ use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::search;
 use crate::solver;
-use crate::theory;
+use crate::theory::{self, Method};
 
 /// Validate heap sizes; return them as a tuple of ints.
 #[pyfunction]
@@ -21,24 +21,31 @@ pub fn check_heaps<'py>(
     PyTuple::new(py, convert::heaps(heaps)?)
 }
 
-/// Grundy values, nim-sum, whether P, and every winning move, in one call; rules with
-/// no closed form search the positions the position reaches, up to `max_positions`.
+/// Grundy values, nim-sum, whether P, every winning move, and what decided them
+/// ("closed form", "search" or "misère quotient"), in one call; rules with no closed
+/// form search the positions the position reaches, up to `max_positions`.
 #[pyfunction]
 pub fn analyse(
     py: Python<'_>,
     position: &Bound<'_, PyPosition>,
     rules: &Bound<'_, PyRules>,
     max_positions: UInt,
-) -> PyResult<(Vec<u64>, u64, bool, Vec<PyMove>)> {
+) -> PyResult<(Vec<u64>, u64, bool, Vec<PyMove>, &'static str)> {
     let max_positions = max_positions.0;
     let (heaps, rules) = (position.get().heaps(), rules.get().rules());
     let a =
         py.detach(|| solver::shared(heaps, rules, max_positions).and_then(|s| s.analyse(heaps)))?;
+    let method = match a.method {
+        Method::ClosedForm => "closed form",
+        Method::Search => "search",
+        Method::Quotient => "misère quotient",
+    };
     Ok((
         a.grundy,
         a.nim_sum,
         a.outcome == theory::Outcome::P,
         py_moves(a.winning_moves),
+        method,
     ))
 }
 
