@@ -11,7 +11,6 @@ from ._text import analysis_text
 from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
-
 #: What decided an outcome: the nim-sum of Grundy values (Bouton's misère rule for Nim
 #: and take limits), an exact search, or the misère quotient of a code.
 Method = Literal["closed form", "search", "misère quotient"]
