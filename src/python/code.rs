@@ -190,7 +190,10 @@ impl PyTakeAndBreak {
     /// >>> mask, heap_parity, rare = TakeAndBreak("0.16").sparse_space(20_000)
     /// >>> hex(mask), len(rare)
     /// ('0x1e', 52)
-    #[pyo3(signature = (count = UInt(DEFAULT_SPARSE_COUNT)))]
+    #[pyo3(
+        signature = (count = UInt(DEFAULT_SPARSE_COUNT)),
+        text_signature = "($self, count=65536)"
+    )]
     fn sparse_space<'py>(
         &self,
         py: Python<'py>,
