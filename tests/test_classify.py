@@ -169,6 +169,62 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     assert result.returncode == 141  # as if killed by SIGPIPE, like other Unix tools
 
 
+def _damaged_files(tmp_path):
+    """Every shape of bad input file we could think of, and what the error must say."""
+    good = tmp_path / "good.npy"
+    np.save(good, np.arange(12, dtype=np.uint16).reshape(6, 2))
+    data = good.read_bytes()
+    files = {
+        "zip.npy": (b"PK\x03\x04" + b"\0" * 40, "is a zip archive"),
+        "empty.npy": (b"", "is empty"),
+        "text.npy": (b"1 2 3\n4 5 6\n", "not a .npy file"),
+        "short-magic.npy": (data[:4], "not a .npy file"),
+        "short-header.npy": (data[:20], "damaged .npy header"),
+        "broken-header.npy": (data[:10] + b"{'descr': <junk" + data[25:], "damaged .npy header"),
+        "truncated.npy": (data[:-5], "is truncated"),
+        "version9.npy": (data[:6] + b"\x09\x00" + data[8:], "damaged .npy header"),
+        "binary.txt": (bytes(range(128, 256)) * 4, "is not text"),
+    }
+    for name, (content, _) in files.items():
+        (tmp_path / name).write_bytes(content)
+    arrays = {
+        "floats.npy": (np.zeros((3, 2)), "float64 values"),
+        "objects.npy": (np.array([[1, None]], dtype=object), "object values"),
+        "strings.npy": (np.array([["1", "2"]]), "<U1 values"),
+        "flat.npy": (np.arange(5), "1-D array"),
+        "cube.npy": (np.zeros((2, 2, 2), dtype=np.uint8), "3-D array"),
+    }
+    for name, (array, _) in arrays.items():
+        np.save(tmp_path / name, array, allow_pickle=True)
+    npz = tmp_path / "archive.npz"
+    np.savez(npz, heaps=np.arange(4).reshape(2, 2))
+    expected = {name: message for name, (_, message) in {**files, **arrays}.items()}
+    expected["archive.npz"] = "is not text"
+    expected["."] = "Is a directory"
+    expected["missing.npy"] = "No such file"
+    return expected
+
+
+def test_no_input_file_gives_a_traceback(tmp_path):
+    for name, message in _damaged_files(tmp_path).items():
+        result = run(str(tmp_path / name))
+        assert result.returncode == 2, (name, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, (name, result.stderr)
+        assert lines[0].startswith("nimkit classify: error:"), (name, lines[0])
+        assert message in lines[0], (name, lines[0])
+
+
+def test_fortran_order_and_signed_input_are_read_right(tmp_path):
+    heaps = np.asfortranarray(np.random.default_rng(5).integers(0, 30, size=(50, 3)))
+    path = tmp_path / "fortran.npy"
+    np.save(path, heaps)
+    target = tmp_path / "out.npy"
+    result = run(str(path), "-o", str(target), "--what", "nim-sum")
+    assert result.returncode == 0, result.stderr
+    np.testing.assert_array_equal(np.load(target), np.bitwise_xor.reduce(heaps, axis=1))
+
+
 def test_bad_npy_files(tmp_path):
     missing = run(str(tmp_path / "missing.npy"))
     assert missing.returncode == 2
@@ -182,4 +238,4 @@ def test_bad_npy_files(tmp_path):
     np.save(floats, np.zeros((3, 2)))
     result = run(str(floats))
     assert result.returncode == 2
-    assert "not float64" in result.stderr
+    assert "holds float64 values" in result.stderr

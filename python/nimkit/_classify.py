@@ -87,11 +87,51 @@ _MAX_HEAP = 2**64 - 1
 
 
 def npy_positions(path: Path) -> NpyRows:
-    """The positions of a ``.npy`` file, one per row, never read whole."""
+    """The positions of a ``.npy`` file, one per row, never read whole. Its header is
+    read and checked here (numpy's own loader would open a zip archive or a pickle
+    instead, and fail on a short file deep inside): anything but a 2-D integer array
+    whose data is all there is a ValueError naming the file and what is wrong."""
+    _check_npy(path)
     heaps = NpyRows(path)
     if heaps.ndim != 2:
         raise ValueError(f"{path} holds a {heaps.ndim}-D array; expected positions x heaps")
     return heaps
+
+
+def _check_npy(path: Path) -> None:
+    fmt = np.lib.format
+    with open(path, "rb") as stream:
+        start = stream.read(6)
+        if start[:4] == b"PK\x03\x04":
+            raise ValueError(
+                f"{path} is a zip archive (an .npz?), not a .npy file: save one array "
+                "with numpy.save"
+            )
+        if start != fmt.MAGIC_PREFIX:
+            what = "empty" if not start else "not a .npy file (no numpy header)"
+            raise ValueError(f"{path} is {what}")
+        stream.seek(0)
+        try:
+            version = fmt.read_magic(stream)
+            if version == (1, 0):
+                shape, _, dtype = fmt.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                shape, _, dtype = fmt.read_array_header_2_0(stream)
+            else:
+                raise ValueError(f"format version {version[0]}.{version[1]} is not read here")
+        except (ValueError, EOFError, SyntaxError) as err:
+            raise ValueError(f"{path} has a damaged .npy header: {err}") from None
+        offset = stream.tell()
+    if dtype.hasobject or dtype.kind not in "iu":
+        raise ValueError(
+            f"{path} holds {dtype} values; heap sizes are integers (any integer dtype)"
+        )
+    expected = offset + int(np.prod(shape, dtype=object)) * dtype.itemsize
+    size = path.stat().st_size
+    if size < expected:
+        raise ValueError(
+            f"{path} is truncated: {size} bytes, where its header promises {expected}"
+        )
 
 
 def text_positions(lines: Iterable[str], name: str, rows: int) -> Iterator[np.ndarray[Any, Any]]:
@@ -103,9 +143,20 @@ def text_positions(lines: Iterable[str], name: str, rows: int) -> Iterator[np.nd
     first = 1
     # Lines held as Python strings weigh ~15x the array they give: read fewer at once.
     rows = min(rows, _TEXT_ROWS)
-    while block := list(itertools.islice(lines, rows)):
+    while block := _read(lines, rows, name, first):
         yield _parse_lines(block, name, first)
         first += len(block)
+
+
+def _read(lines: Iterator[str], rows: int, name: str, first: int) -> list[str]:
+    """The next ``rows`` lines; a ValueError naming the file if they are not text."""
+    try:
+        return list(itertools.islice(lines, rows))
+    except UnicodeDecodeError:
+        raise ValueError(
+            f"{name} is not text (near line {first}): give a .npy file, or text with one "
+            "position per line"
+        ) from None
 
 
 def _parse_lines(lines: list[str], name: str, first: int) -> np.ndarray[Any, Any]:

@@ -426,4 +426,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 128 + signal.SIGPIPE
     except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
-        parser.exit(2, f"nimkit: error: {_in_flags(str(err))}\n")
+        # Named as argparse names its own errors: by the command that was run.
+        parser.exit(2, f"nimkit {args.command}: error: {_in_flags(str(err))}\n")

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import batch
-from ._classify import RESULT_DTYPES, NpyRows, classify_chunk, npy_output
+from ._classify import RESULT_DTYPES, classify_chunk, npy_output, npy_positions
 from .rules import Rules, rules_or_default
 
 try:
@@ -87,9 +87,7 @@ def classify_npy(
     if what not in RESULT_DTYPES:
         raise ValueError(f"what must be one of {', '.join(RESULT_DTYPES)}, not {what!r}")
     source, target = Path(source), Path(target)
-    rows = NpyRows(source)
-    if rows.ndim != 2:
-        raise ValueError(f"{source} holds a {rows.ndim}-D array; expected positions x heaps")
+    rows = npy_positions(source)
     if rows.fortran:
         raise ValueError(f"{source} is stored in Fortran order; blocks of rows need C order")
     heaps = da.from_array(rows, chunks=(chunk, -1), asarray=False, fancy=False)
