@@ -127,10 +127,16 @@ pub enum Error {
 
     #[error(
         "heap {heap} is out of reach for the code {code}: no period is proven within the \
-         first {limit} heaps, the most computed on demand (TakeAndBreak({code:?}).period(\
-         max_heap=...) computes further and proves one if it can)"
+         first {limit} heaps, the most computed on demand ({})",
+        further(code, *heap, *provable)
     )]
-    CodeHeapTooLarge { code: String, heap: u64, limit: u64 },
+    CodeHeapTooLarge {
+        code: String,
+        heap: u64,
+        limit: u64,
+        /// Whether the periodicity theorem can prove a period of this code.
+        provable: bool,
+    },
 
     #[error(
         "a heap of {heap} has {options} options, more than the {limit} that a search for \
@@ -269,6 +275,22 @@ fn searched(misere: bool) -> &'static str {
     } else {
         "in normal play of this take-and-break code, the Grundy values give outcomes, but \
          remoteness and solved boxes come from a search, which "
+    }
+}
+
+/// How to reach a code's heap past what is computed on demand.
+fn further(code: &str, heap: u64, provable: bool) -> String {
+    if provable {
+        format!(
+            "TakeAndBreak({code:?}).period(max_heap=...) computes further and proves one if \
+             it can"
+        )
+    } else {
+        format!(
+            "codes with ! prove no period; TakeAndBreak({code:?}).grundy_sequence({}) \
+             computes the values that far",
+            u128::from(heap) + 1
+        )
     }
 }
 

@@ -363,6 +363,21 @@ impl Solver {
         Ok(self.analyse_by_class(heaps, Scan::Every))
     }
 
+    /// `analyse`, or where a code's heap has too many options to list every winning
+    /// move, the analysis with the first winning move only (found among one option of
+    /// each class): `(analysis, whether every winning move is listed)`.
+    pub fn analyse_listing(&self, heaps: &[u64]) -> Result<(Analysis, bool)> {
+        match self.check_every(heaps) {
+            Ok(()) => Ok((self.analyse_by_class(heaps, Scan::Every), true)),
+            Err(Error::TooManyOptions { .. }) => {
+                let mut analysis = self.analyse_by_class(heaps, Scan::First);
+                analysis.winning_moves.truncate(1);
+                Ok((analysis, false))
+            }
+            Err(err) => Err(err),
+        }
+    }
+
     /// Every winning move of `heaps`, in heap order, then smallest take first:
     /// refused as `analyse` is.
     pub fn winning_moves(&self, heaps: &[u64]) -> Result<Vec<Move>> {

@@ -94,6 +94,9 @@ fn bad_codes() {
         ("077", "point"),
         ("1.7", "only split"),
         ("0.7!!", "once"),
+        ("!0.7", "just before the point"),
+        ("0.!7", "just before the point"),
+        ("4!!.0", "once"),
         ("12.7", "one digit"),
     ] {
         let err = TakeAndBreak::parse(code).unwrap_err().to_string();
@@ -102,6 +105,13 @@ fn bad_codes() {
     assert_eq!(TakeAndBreak::parse("0.770").unwrap().code(), "0.77");
     assert_eq!(TakeAndBreak::parse("4.0!").unwrap().code(), "4!.0");
     assert_eq!(TakeAndBreak::parse(".6").unwrap().code(), "0.6");
+    // A long bad code is quoted by its beginning only.
+    let long = format!("0.{}z", "7".repeat(5000));
+    let err = TakeAndBreak::parse(&long).unwrap_err().to_string();
+    assert!(
+        err.len() < 200 && err.contains("0.777") && err.contains("..."),
+        "{err}"
+    );
 }
 
 /// Published periods. Winning Ways (2nd ed., vol. 1, ch. 4, table 6): Kayles 0.77 has

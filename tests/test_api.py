@@ -38,6 +38,7 @@ def test_public_names():
         "Position",
         "Rules",
         "analyse",
+        "analyze",
         "batch",
         "count_p_positions",
         "draw_game_graph",
@@ -51,6 +52,9 @@ def test_public_names():
         "verify_certificate",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
+    # Nothing the package imports for itself shows as one of its names.
+    assert not hasattr(nk, "PackageNotFoundError")
+    assert nk.analyze is nk.analyse
 
 
 def test_package_metadata():
@@ -181,6 +185,7 @@ def test_digital_sum_table_marks_the_odd_columns():
         ([2**64], OverflowError, r"heap 0 is 18446744073709551616, over the largest allowed"),
         ([0, 2**300], OverflowError, "heap 1 is"),
         (np.array([1.0, 2.0]), TypeError, "heap 0 must be an integer, not float64"),
+        ({1: 2}, TypeError, "heaps must be an iterable of integers, not dict"),
     ],
 )
 def test_bad_heaps(heaps, error, message):
@@ -202,6 +207,10 @@ def test_bad_heaps(heaps, error, message):
         ({"max_take": "3"}, TypeError, "max_take must be None, an integer >= 1"),
         ({"max_take": 2**64}, OverflowError, "max_take is 18446744073709551616"),
         ({"misere": 1}, TypeError, "misere"),
+        ({"take": []}, ValueError, "take is empty"),
+        ({"take": {1: 2}}, TypeError, "take must be a set of positive ints"),
+        ({"take": [{1: 2}]}, TypeError, "take for heap 0 must be a set"),
+        ({"max_take": {0: 1}}, TypeError, "max_take must be None"),
     ],
 )
 def test_bad_rules(kwargs, error, message):

@@ -92,6 +92,7 @@ def test_json_and_take_limits():
         "nim_sum": 1,
         "outcome": "P",
         "method": "closed form",
+        "every_winning_move": True,
         "player_to_move": "loses",
         "winning_moves": [],
     }
@@ -122,7 +123,16 @@ def test_json_and_take_limits():
             ["analyse", "9", "9", "9", "--take", "1,2/1,3/none", "--misere", "--max-positions=10"],
             "over --max-positions = 10 (raise --max-positions to allow it)",
         ),
-        (["analyse", "1", "--max-positions", "-1"], "--max-positions must not be negative"),
+        (["analyse", "1", "--max-positions", "-1"], "argument --max-positions: a limit is from 0"),
+        (["analyse", "3", "--max-take", "2", "--take", "1,2"], "give one of --max-take, --take"),
+        (["grundy", "0.77", "--count", str(2**64)], "argument --count: a count is from 0 to 2**32"),
+        (["grundy", "0.77", "--count", "-1"], "argument --count: a count is from 0 to 2**32"),
+        (["period", "0.77", "--max-heap", str(2**63)], "argument --max-heap: a heap is from 0"),
+        (["grundy", "!0.7", "--count", "3"], "just before the point"),
+        (["analyse", "1", "--code", "0." + "7" * 5000 + "z"], "0.7777777777"),
+        (["analyse", "100000", "--code", "4!.0"], '"4!.0").grundy_sequence(100001)'),
+        (["analyse", "9", "--code", "0.6", "--max-take", "3"], "not --max-take and --code"),
+        (["classify", "p.npy", "--chunk", "0"], "argument --chunk: a chunk is from 1"),
         (["analyse", "1", "--json", "--brief"], "not allowed with argument"),
         (["play", "--variant", "tic-tac-toe"], "no variant 'tic-tac-toe'; choose from"),
         (["analyse"], "the following arguments are required: HEAP"),
@@ -137,6 +147,33 @@ def test_bad_arguments_get_one_line_and_status_2(args, message):
     assert result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+    # Named by the command, as argparse names its own errors; flags, not parameters.
+    assert result.stderr.startswith(f"nimkit {args[0]}: error: ") or "invalid choice" in message
+    assert "max_heap=" not in result.stderr.replace("period(max_heap=", "")
+    assert len(result.stderr) < 600
+
+
+def test_outcome_only_and_reports_of_huge_heaps():
+    # A heap of 10**9 has 10**9 options: the report lists one winning move, not all.
+    args = ["analyse", "12", "400", "1000000000", "--misere", "--code", "0.77"]
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    assert "Outcome:  N" in result.stdout
+    assert "too many options to list every one; one of them:" in result.stdout
+    assert run(*args, "--outcome").stdout == "N\n"
+    assert run("analyse", "1", "2", "3", "--outcome").stdout == "P\n"
+    facts = json.loads(run(*args, "--json").stdout)
+    assert facts["every_winning_move"] is False
+    assert len(facts["winning_moves"]) == 1
+
+
+def test_grundy_output_follows_classify(tmp_path):
+    # `-o -` is standard output; a name not ending in .npy gets text.
+    assert run("grundy", "0.77", "--count", "5", "-o", "-").stdout == "0\n1\n2\n3\n1\n"
+    text = tmp_path / "values.txt"
+    assert run("grundy", "0.77", "--count", "5", "-o", str(text)).returncode == 0
+    assert text.read_text() == "0\n1\n2\n3\n1\n"
+    assert not (tmp_path / "-").exists()
 
 
 def test_analyse_never_ends_in_a_traceback():

@@ -66,6 +66,13 @@ def test_repr_copy_and_review():
     twin.push(Move(0, 1))
     assert len(game.history) == 1
     assert len(twin.history) == 2
+    import copy
+    import pickle
+
+    for other in (copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert other == game
+        other.push(Move(0, 1))
+        assert len(game.history) == 1
     (mistake,) = game.review()
     assert mistake.ply == 0
     assert mistake.player == 1

@@ -227,7 +227,6 @@ def test_batch_normal_play_uses_grundy_values():
     for call in (
         lambda: huge.winning_moves(rules),
         lambda: batch.count_winning_moves(heaps, rules),
-        lambda: nk.analyse(huge, rules),
     ):
         with pytest.raises(ValueError, match="options, more than"):
             call()
@@ -237,6 +236,9 @@ def test_batch_normal_play_uses_grundy_values():
     assert huge.after(move, rules).nim_sum(rules) == 0
     heap, take, into = batch.winning_split(heaps, rules)
     assert (heap[3], take[3], tuple(into[3])) == (move.heap, move.take, (*move.into, 0))
+    # An analysis lists that first winning move, and says it is not every one.
+    analysis = nk.analyse(huge, rules)
+    assert (analysis.winning_moves, analysis.every_winning_move) == ((move,), False)
 
 
 @pytest.mark.parametrize("code", ["0.77", "0.07", "4!.0", "8.0"])

@@ -5,12 +5,11 @@
 Outcome.P
 """
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
+import importlib.metadata as _metadata
 
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
-from .analysis import Analysis, analyse
+from .analysis import Analysis, analyse, analyze
 from .certificate import PeriodCertificate, verify_certificate
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
@@ -32,8 +31,8 @@ from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
 
 try:
-    __version__ = _version("nimkit")
-except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = _metadata.version("nimkit")
+except _metadata.PackageNotFoundError:  # a source tree that was never installed
     __version__ = "unknown"
 
 __all__ = [
@@ -58,6 +57,7 @@ __all__ = [
     "SubtractionGame",
     "TakeAndBreak",
     "analyse",
+    "analyze",
     "batch",
     "count_p_positions",
     "draw_game_graph",

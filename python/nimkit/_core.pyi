@@ -126,7 +126,7 @@ _Method = Literal["closed form", "search", "misère quotient"]
 
 def analyse(
     position: Position, rules: Rules, max_positions: int
-) -> tuple[list[int], int, bool, list[Move], _Method]: ...
+) -> tuple[list[int], int, bool, list[Move], bool, _Method]: ...
 def solve_box(
     bounds: Iterable[SupportsIndex],
     rules: Rules,

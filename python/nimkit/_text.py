@@ -82,7 +82,10 @@ def analysis_text(analysis: Analysis) -> str:
     elif rules.misere:
         lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
     moves = analysis.winning_moves
-    if moves:
+    if not analysis.every_winning_move:
+        lines.append("Winning moves: too many options to list every one; one of them:")
+        lines += [f"  {move}  ({becomes(position, move)})" for move in moves]
+    elif moves:
         lines.append("Winning moves:")
         for move in moves[:MAX_LISTED]:
             left = position.after(move, rules)

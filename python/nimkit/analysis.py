@@ -32,6 +32,9 @@ class Analysis:
     outcome: Outcome
     winning_moves: tuple[Move, ...]
     method: Method = "closed form"
+    #: False where a heap has too many options (more than 2**24) to list every
+    #: winning move: ``winning_moves`` then holds the first one only.
+    every_winning_move: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The facts as plain JSON-ready data."""
@@ -47,6 +50,7 @@ class Analysis:
             "nim_sum": self.nim_sum,
             "outcome": self.outcome.value,
             "method": self.method,
+            "every_winning_move": self.every_winning_move,
             "player_to_move": "wins" if self.outcome.player_to_move_wins else "loses",
             "winning_moves": [
                 {
@@ -87,7 +91,9 @@ def analyse(
 ) -> Analysis:
     """Analyse ``position`` under ``rules`` (default: plain Nim, normal play). Rules
     with no closed form are solved by searching the box below the position, up to
-    ``max_positions`` positions.
+    ``max_positions`` positions, or by the misère quotient. Where a heap of a
+    take-and-break code has more than 2**24 options, only the first winning move is
+    listed (``every_winning_move`` is False).
 
     >>> analyse(Position([3, 4, 5])).winning_moves
     (Move(heap=0, take=2),)
@@ -95,7 +101,9 @@ def analyse(
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning, method = _core.analyse(position, rules, max_positions)
+    grundy, nim_sum, is_p, winning, every, method = _core.analyse(
+        position, rules, max_positions
+    )
     return Analysis(
         position=position,
         rules=rules,
@@ -104,7 +112,12 @@ def analyse(
         outcome=Outcome.P if is_p else Outcome.N,
         winning_moves=tuple(winning),
         method=method,
+        every_winning_move=every,
     )
+
+
+#: The American spelling.
+analyze = analyse
 
 
 def _jsonable(take: frozenset[int] | tuple[frozenset[int] | None, ...] | None) -> Any:

@@ -18,7 +18,7 @@ import re
 import signal
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -43,7 +43,41 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _whole(least: int, most: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``least`` to ``most`` (argparse names the
+    flag in its error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(
+                f"{what} is from {least} to {_power(most)}, not {text}"
+            )
+        return value
+
+    return parse
+
+
+def _power(n: int) -> str:
+    """``2**64 - 1`` for 18446744073709551615, ``2**32`` for 4294967296."""
+    for exponent in range(8, 65):
+        if n == 2**exponent:
+            return f"2**{exponent}"
+        if n == 2**exponent - 1:
+            return f"2**{exponent} - 1"
+    return str(n)
+
+
+_U64 = 2**64 - 1
+#: The most values ``grundy`` computes at once (the core's limit).
+_MOST_VALUES = 2**32
+
+
 def _heap(text: str) -> int:
+    """A whole number; the core names the heap that is out of range."""
     try:
         return int(text)
     except ValueError:
@@ -138,6 +172,11 @@ def _parser() -> argparse.ArgumentParser:
     report = analyse_cmd.add_mutually_exclusive_group()
     report.add_argument("--json", action="store_true", help="print the facts as JSON")
     report.add_argument(
+        "--outcome",
+        action="store_true",
+        help="print the outcome only: P (the player to move loses) or N",
+    )
+    report.add_argument(
         "--brief", action="store_true", help="print the report only, not the explanation"
     )
 
@@ -170,7 +209,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     classify_cmd.add_argument(
         "--chunk",
-        type=int,
+        type=_whole(1, _U64, "a chunk"),
         default=1 << 22,
         metavar="N",
         help="positions per chunk (default 4194304); memory use follows it",
@@ -209,7 +248,9 @@ def _parser() -> argparse.ArgumentParser:
         const="choose",
         help="decide at the board whether to start or to pass",
     )
-    play_cmd.add_argument("--seed", type=int, default=None, help="seed of the computer's dice")
+    play_cmd.add_argument(
+        "--seed", type=_whole(0, _U64, "a seed"), default=None, help="seed of the computer's dice"
+    )
     _add_max_positions(play_cmd)
 
     grundy_cmd = commands.add_parser(
@@ -220,9 +261,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     grundy_cmd.add_argument("code", metavar="CODE", help="a take-and-break code, e.g. 0.77")
     grundy_cmd.add_argument(
-        "--count", type=int, required=True, metavar="N", help="how many values (heaps 0..N-1)"
+        "--count",
+        type=_whole(0, _MOST_VALUES, "a count"),
+        required=True,
+        metavar="N",
+        help="how many values (heaps 0..N-1)",
     )
-    grundy_cmd.add_argument("-o", "--output", type=Path, default=None, help="output .npy file")
+    grundy_cmd.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        help="output .npy file; other names: text, one value per line; - or none: stdout",
+    )
     _add_progress(grundy_cmd)
 
     period_cmd = commands.add_parser(
@@ -234,7 +285,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     period_cmd.add_argument("code", metavar="CODE", help="a take-and-break code, e.g. 0.354")
     period_cmd.add_argument(
-        "--max-heap", type=int, default=None, metavar="N", help="compute up to this heap"
+        "--max-heap",
+        type=_whole(0, _MOST_VALUES - 1, "a heap"),
+        default=None,
+        metavar="N",
+        help="compute up to this heap",
     )
     period_cmd.add_argument("--json", action="store_true", help="print the certificate as JSON")
     period_cmd.add_argument(
@@ -247,7 +302,7 @@ def _parser() -> argparse.ArgumentParser:
 def _add_max_positions(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--max-positions",
-        type=int,
+        type=_whole(0, _U64, "a limit"),
         default=DEFAULT_MAX_POSITIONS,
         metavar="N",
         help="rules with no closed form are searched; refuse a search of more than N "
@@ -264,18 +319,18 @@ def _add_progress(command: argparse.ArgumentParser) -> None:
 
 
 def _grundy(args: argparse.Namespace) -> int:
+    from ._classify import STDIO, npy_output, text_output
     from ._core import TakeAndBreak
 
-    if args.count < 0:
-        raise ValueError(f"--count must not be negative, got {args.count}")
     values = TakeAndBreak(args.code).grundy_sequence(args.count, args.progress)
-    if args.output is None:
+    if args.output is None or args.output == STDIO:
         sys.stdout.write("".join(f"{v}\n" for v in values.tolist()))
-        return 0
-    from ._classify import npy_output
-
-    with npy_output(args.output, values.dtype, len(values)) as out:
-        out[:] = values
+    elif args.output.suffix != ".npy":
+        with text_output(args.output) as stream:
+            stream.write("".join(f"{v}\n" for v in values.tolist()))
+    else:
+        with npy_output(args.output, values.dtype, len(values)) as out:
+            out[:] = values
     return 0
 
 
@@ -283,8 +338,6 @@ def _period(args: argparse.Namespace) -> int:
     from ._core import TakeAndBreak
     from .certificate import verify_certificate
 
-    if args.max_heap is not None and args.max_heap < 0:
-        raise ValueError(f"--max-heap must not be negative, got {args.max_heap}")
     cert = TakeAndBreak(args.code).certificate(args.max_heap, args.progress)
     if not args.no_verify:
         verify_certificate(cert, progress=args.progress)
@@ -349,6 +402,11 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
 def _rules(args: argparse.Namespace) -> Rules:
     """The rules the flags give; a flag's own mistake is named by the flag."""
     given = {"max_take": args.max_take, "take": args.take, "code": args.code}
+    named = [_FLAGS[name] for name, value in given.items() if value is not None]
+    if len(named) > 1:
+        raise ValueError(
+            f"give one of --max-take, --take and --code, not {' and '.join(named)}"
+        )
     for name, value in given.items():
         if value is not None:
             try:
@@ -363,8 +421,9 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def _in_flags(message: str) -> str:
     """An error message with the Python parameters it names written as flags."""
+    # Not where the name is a keyword argument of a Python call (`period(max_heap=...)`).
     return re.sub(
-        r"\b(max_take|max_positions|max_heap)\b", lambda m: _FLAGS[m.group(1)], message
+        r"\b(max_take|max_positions|max_heap)\b(?!=)", lambda m: _FLAGS[m.group(1)], message
     )
 
 
@@ -374,15 +433,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "period":
         return _period(args)
     rules = _rules(args)
-    if args.max_positions < 0:
-        raise ValueError(f"--max-positions must not be negative, got {args.max_positions}")
     if args.command == "play":
         return _play(args, rules)
     if args.command == "classify":
         from ._classify import classify_file
 
-        if args.chunk < 1:
-            raise ValueError(f"--chunk must be at least 1, got {args.chunk}")
         classify_file(
             args.input,
             args.output,
@@ -392,6 +447,11 @@ def _run(args: argparse.Namespace) -> int:
             progress=args.progress,
             max_positions=args.max_positions,
         )
+        return 0
+    if args.outcome:
+        from .position import Position
+
+        print(Position(args.heaps).outcome(rules, args.max_positions))
         return 0
     analysis = analyse(args.heaps, rules, args.max_positions)
     if args.json:
@@ -410,10 +470,14 @@ def _run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if unknown:
+        # As the command's own parser would say it (argparse says it as "nimkit").
+        extra = " ".join(unknown)
+        parser.exit(2, f"nimkit {args.command}: error: unrecognized arguments: {extra}\n")
     try:
         status = _run(args)
         sys.stdout.flush()

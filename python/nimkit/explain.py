@@ -198,6 +198,8 @@ def _winning(analysis: Analysis) -> str:
             )
     total = len(analysis.winning_moves)
     count = "the winning move is" if total == 1 else "the winning moves are"
+    if not analysis.every_winning_move:
+        count = "a heap has too many options to list every winning move; one of them is"
     more = f" (and {total - MAX_REPLIES} more like them)" if total > MAX_REPLIES else ""
     return f"The player to move wins by moving {goal}; {count}: " + "; ".join(parts) + more + "."
 
@@ -219,7 +221,7 @@ def _losing(analysis: Analysis) -> str:
     replies = []
     for move in position.moves(rules, limit=MAX_REPLIES):
         left = position.after(move, rules)
-        answers = left.winning_moves(rules)
+        answers = analyse(left, rules).winning_moves
         if answers:
             replies.append(f"{move} is answered by {answers[0]}")
         else:

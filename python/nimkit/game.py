@@ -57,6 +57,7 @@ class Game:
         max_positions: int = DEFAULT_MAX_POSITIONS,
     ) -> None:
         self._rules = rules_or_default(rules)
+        self._max_positions = max_positions
         self._state = _core.Game(position, self._rules, first, max_positions)
         for move in moves:
             self.push(move)
@@ -131,9 +132,23 @@ class Game:
         ]
 
     def copy(self) -> Game:
+        """An independent copy: moves pushed on one do not change the other."""
         twin = object.__new__(Game)
         twin._rules, twin._state = self._rules, self._state.copy()
+        twin._max_positions = self._max_positions
         return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # Rules, positions and moves are immutable; the history is the game's own.
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as the arguments that replay it (the solver is found again)."""
+        args = (self.start, self._rules, self.first, self.history, self._max_positions)
+        return Game, args
 
     def __repr__(self) -> str:
         args = [repr(self.start)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, SupportsIndex, TypeAlias
 
@@ -150,12 +150,17 @@ def _sets(take: Take) -> Any:
     """``take`` as the core takes it: a SubtractionGame, or a tuple of them (or None)."""
     if isinstance(take, SubtractionGame | AbstractSet):
         return _game(take)
-    if isinstance(take, str | bytes) or not isinstance(take, Iterable):
+    if isinstance(take, str | bytes | Mapping) or not isinstance(take, Iterable):
         raise TypeError(
             "take must be a set of positive ints such as {1, 3, 4}, or one set (or None) "
             f"per heap, not {type(take).__name__}"
         )
     items = list(take)
+    if not items:
+        raise ValueError(
+            "take is empty: give the numbers one turn may take, such as {1, 3, 4}, or "
+            "one set (or None) per heap"
+        )
     if items and all(isinstance(t, SupportsIndex) and not isinstance(t, bool) for t in items):
         return _game(items)  # a list of ints is one set
     per_heap = []

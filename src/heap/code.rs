@@ -118,7 +118,7 @@ impl TakeAndBreak {
     /// Parse a code such as `0.77`, `0.07`, `4!.0`, `0.8` or `0.f3`.
     pub fn parse(code: &str) -> Result<Self> {
         let bad = |reason: String| Error::BadCode {
-            code: code.to_string(),
+            code: shortened(code),
             reason,
         };
         let text = code.trim();
@@ -126,8 +126,13 @@ impl TakeAndBreak {
             return Err(bad("the code is empty; write it like 0.77 (Kayles)".into()));
         }
         let distinct = text.contains('!');
-        if text.matches('!').count() > 1 {
-            return Err(bad("`!` may appear once".into()));
+        let placed = text.contains("!.") || text.ends_with('!');
+        if text.matches('!').count() > 1 || (distinct && !placed) {
+            return Err(bad(
+                "`!` stands once, just before the point or at the end (Grundy's game is \
+                 4!.0)"
+                    .into(),
+            ));
         }
         let text = text.replace('!', "");
         let Some((before, after)) = text.split_once('.') else {
@@ -613,6 +618,7 @@ impl TakeAndBreak {
                 code: self.code(),
                 heap: n,
                 limit,
+                provable: self.period_provable(),
             })
         }
     }
@@ -887,6 +893,15 @@ impl TakeAndBreak {
             .position(|&w| w != u64::MAX)
             .unwrap_or(seen.len());
         Ok((word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones()))
+    }
+}
+
+/// A code as an error quotes it: a long one cut to its first characters.
+fn shortened(code: &str) -> String {
+    const SHOWN: usize = 40;
+    match code.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{}...", &code[..end]),
+        None => code.to_string(),
     }
 }
 

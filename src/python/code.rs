@@ -13,6 +13,9 @@ use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::PyTuple;
 
+/// What `sparse_space` returns: the mask, whether heap parity joins it, the rare heaps.
+type SparseSpace<'py> = (u32, bool, Bound<'py, PyArray1<u64>>);
+
 /// How many values `sparse_space` computes at least, unless told.
 const DEFAULT_SPARSE_COUNT: usize = 1 << 16;
 
@@ -173,8 +176,13 @@ impl PyTakeAndBreak {
             return Ok(None);
         }
         let top = max_heap.unwrap_or(rule.naive_limit());
-        let count = usize::try_from(top).unwrap_or(usize::MAX).saturating_add(1);
-        check_count(count)?;
+        if top >= MAX_SEQUENCE as u64 {
+            return Err(PyValueError::new_err(format!(
+                "max_heap is {top}, over the most computed at once, {}",
+                MAX_SEQUENCE - 1
+            )));
+        }
+        let count = top as usize + 1;
         compute(py, rule, count, progress, "values to prove a period")?;
         Ok(rule.period())
     }
@@ -198,7 +206,7 @@ impl PyTakeAndBreak {
         &self,
         py: Python<'py>,
         count: UInt<usize>,
-    ) -> PyResult<Option<(u32, bool, Bound<'py, PyArray1<u64>>)>> {
+    ) -> PyResult<Option<SparseSpace<'py>>> {
         let count = count.0;
         check_count(count)?;
         if !self.0.uses_sparse_space() {

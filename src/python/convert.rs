@@ -3,7 +3,7 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyMapping, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::code::PyTakeAndBreak;
@@ -88,7 +88,11 @@ fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Py
                 .map_or_else(|_| "?".into(), |n| n.to_string())
         ))
     };
-    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+    // A str would be read as digits, a mapping as its keys: neither is meant.
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.cast::<PyMapping>().is_ok()
+    {
         return Err(refuse());
     }
     obj.try_iter().map_err(|_| refuse())?.collect()

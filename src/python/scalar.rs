@@ -21,20 +21,27 @@ pub fn check_heaps<'py>(
     PyTuple::new(py, convert::heaps(heaps)?)
 }
 
-/// Grundy values, nim-sum, whether P, every winning move, and what decided them
-/// ("closed form", "search" or "misère quotient"), in one call; rules with no closed
-/// form search the positions the position reaches, up to `max_positions`.
+/// What `analyse` returns: Grundy values, nim-sum, whether P, the winning moves,
+/// whether they are every one, and what decided them.
+type Analysed = (Vec<u64>, u64, bool, Vec<PyMove>, bool, &'static str);
+
+/// Grundy values, nim-sum, whether P, every winning move (or only the first, where a
+/// heap has too many options to list them all, with `false` after the moves), and
+/// what decided them ("closed form", "search" or "misère quotient"), in one call;
+/// rules with no closed form search the positions the position reaches, up to
+/// `max_positions`.
 #[pyfunction]
 pub fn analyse(
     py: Python<'_>,
     position: &Bound<'_, PyPosition>,
     rules: &Bound<'_, PyRules>,
     max_positions: UInt,
-) -> PyResult<(Vec<u64>, u64, bool, Vec<PyMove>, &'static str)> {
+) -> PyResult<Analysed> {
     let max_positions = max_positions.0;
     let (heaps, rules) = (position.get().heaps(), rules.get().rules());
-    let a =
-        py.detach(|| solver::shared(heaps, rules, max_positions).and_then(|s| s.analyse(heaps)))?;
+    let (a, complete) = py.detach(|| {
+        solver::shared(heaps, rules, max_positions).and_then(|s| s.analyse_listing(heaps))
+    })?;
     let method = match a.method {
         Method::ClosedForm => "closed form",
         Method::Search => "search",
@@ -45,6 +52,7 @@ pub fn analyse(
         a.nim_sum,
         a.outcome == theory::Outcome::P,
         py_moves(a.winning_moves),
+        complete,
         method,
     ))
 }
