@@ -20,8 +20,9 @@ README = Path(__file__).parents[1] / "README.md"
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 
 
-def readme_blocks(language: str) -> list[str]:
-    return [code for lang, code in BLOCK.findall(README.read_text()) if lang == language]
+def readme_blocks(*languages: str) -> list[tuple[str, str]]:
+    """The README's fenced blocks in these languages, in order, with their language."""
+    return [(lang, code) for lang, code in BLOCK.findall(README.read_text()) if lang in languages]
 
 
 def modules() -> list[str]:
@@ -74,15 +75,56 @@ def test_every_public_module_has_examples():
 
 
 def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
+    """The README's ``python`` blocks run, and its ``pycon`` blocks give exactly the
+    results they show (doctest), in order, in one namespace: no shown result can go
+    stale."""
     import matplotlib
 
     matplotlib.use("Agg")
     monkeypatch.chdir(tmp_path)  # blocks that write files write them here
     namespace: dict[str, object] = {}
-    blocks = readme_blocks("python")
-    assert len(blocks) > 10
-    for number, code in enumerate(blocks, 1):
-        exec(compile(code, f"README.md, Python block {number}", "exec"), namespace)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    blocks = readme_blocks("python", "pycon")
+    assert sum(lang == "pycon" for lang, _ in blocks) > 10
+    for number, (lang, code) in enumerate(blocks, 1):
+        name = f"README.md, block {number}"
+        if lang == "python":
+            exec(compile(code, name, "exec"), namespace)
+        else:
+            test = parser.get_doctest(code, namespace, name, None, 0)
+            runner.run(test, clear_globs=False)
+            namespace.update(test.globs)  # a DocTest runs in a copy of the namespace
+    assert runner.failures == 0, f"{runner.failures} README results differ from what they show"
+
+
+#: A comment that reads as a result (a value, a tuple, an outcome...): results belong in
+#: ``pycon`` blocks, where the test checks them.
+RESULT_COMMENT = re.compile(
+    r"^\s*(\(|\[|\{|'|\"|-?\d|Outcome\.|True|False|None|array\(|Position\(|Move\(|"
+    r"Rules\(|[A-Z]\w*Error)"
+)
+
+
+def test_readme_python_blocks_show_no_unchecked_results():
+    import ast
+    import io
+    import tokenize
+
+    for lang, code in readme_blocks("python"):
+        del lang
+        comments = {
+            token.start[0]: token.string.lstrip("#")
+            for token in tokenize.generate_tokens(io.StringIO(code).readline)
+            if token.type == tokenize.COMMENT
+        }
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+                comment = comments.get(node.end_lineno or node.lineno, "")
+                assert not RESULT_COMMENT.match(comment), (
+                    f"a result shown in a comment of a python block: {comment!r}; "
+                    "show it in a pycon block, where it is checked"
+                )
 
 
 def test_readme_shell_commands_run(tmp_path):
@@ -96,7 +138,7 @@ def test_readme_shell_commands_run(tmp_path):
     np.savetxt(tmp_path / "positions.csv", heaps, fmt="%d", delimiter=",")
     lines = [
         line.split("#", 1)[0].strip()
-        for block in readme_blocks("sh") + readme_blocks("")
+        for _, block in readme_blocks("sh", "")
         for line in block.splitlines()
     ]
     commands = [
@@ -120,7 +162,7 @@ def test_readme_shell_commands_run(tmp_path):
 
 
 def test_readme_command_samples_are_what_the_commands_print():
-    samples = [block for block in readme_blocks("text") if block.startswith("$ nimkit ")]
+    samples = [block for _, block in readme_blocks("text") if block.startswith("$ nimkit ")]
     assert samples
     for sample in samples:
         command, _, shown = sample.partition("\n")

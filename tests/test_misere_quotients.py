@@ -98,22 +98,6 @@ def test_past_the_search_an_outcome_says_why_the_quotient_did_not_answer():
         assert why in str(raised.value)
 
 
-def test_the_readme_section_runs():
-    """The README's misère-quotient example runs as written and gives what it says."""
-    from pathlib import Path
-
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme.split("## Misère play of take-and-break games", 1)[1]
-    block = section.split("```python\n", 1)[1].split("```", 1)[0]
-    namespace: dict[str, object] = {}
-    exec(block, namespace)
-    q = namespace["q"]
-    assert "# (40, 9, (71, 12))" in block
-    assert (q.order, len(q.p_portion), q.period) == (40, 9, (71, 12))
-    assert "# Outcome.N" in block
-    assert q.outcome([12, 400, 10**9]) == nk.Outcome.N
-
-
 @pytest.mark.parametrize(
     ("code", "values"),
     [

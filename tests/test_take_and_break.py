@@ -338,18 +338,3 @@ def test_widget_splits_a_heap():
     grundy.heap.value, grundy.take.value, grundy.into.value = 0, "0", "3 7"
     grundy.move()
     assert grundy.game.history[0] == Move(heap=0, take=0, into=(3, 7))
-
-
-def test_the_readme_section_runs():
-    """The README's take-and-break example runs as written, and says what it gives."""
-    from pathlib import Path
-
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme.split("## Take-and-break games", 1)[1]
-    block = section.split("```python\n", 1)[1].split("```", 1)[0]
-    namespace: dict[str, object] = {}
-    exec(block, namespace)
-    assert namespace["pos"] == Position([9, 5])
-    assert "Position([3, 4, 5])" in block
-    assert nk.TakeAndBreak("0.77").grundy(10**18) == 1
-    assert "# 1: the period is proven" in block
