@@ -98,7 +98,7 @@ def main() -> None:
     print("| dtype | heaps | rules | function | nimkit | numpy | read | x numpy | x read |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|")
     for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
-        for m in (3, 8):
+        for m in (3, 4, 8):
             n = args.megabytes * 2**20 // (m * np.dtype(dtype).itemsize)
             top = min(np.iinfo(dtype).max, 2**20)
             heaps = rng.integers(0, top, size=(n, m), dtype=dtype, endpoint=True)

@@ -79,11 +79,12 @@ impl ComputerPlayer {
     /// The player's move in `heaps`, or `None` when no move is left. `heaps` must lie
     /// below the solver's start.
     pub fn choose(&mut self, heaps: &[u64], solver: &Solver) -> Option<Move> {
-        let blunder = match self.style {
-            Style::Perfect | Style::Fastest => false,
-            Style::Random => true,
-            Style::Fallible(rate) => self.rng.random_bool(rate),
-        };
+        let blunder = self.blunders();
+        self.choose_as(heaps, solver, blunder)
+    }
+
+    /// `choose`, once it is decided whether this move is a random one.
+    fn choose_as(&mut self, heaps: &[u64], solver: &Solver, blunder: bool) -> Option<Move> {
         if blunder {
             random_move(heaps, solver.rules(), &mut self.rng)
         } else if self.style == Style::Fastest {
@@ -92,31 +93,77 @@ impl ComputerPlayer {
             perfect_move(heaps, solver)
         }
     }
+
+    /// Whether this turn's move is a random one.
+    #[inline]
+    fn blunders(&mut self) -> bool {
+        match self.style {
+            Style::Perfect | Style::Fastest => false,
+            Style::Random => true,
+            Style::Fallible(rate) => self.rng.random_bool(rate),
+        }
+    }
+
+    /// Choose a move in `heaps` and play it there; false when no move is left. A random
+    /// move under rules that never split is a heap and a take, played in place.
+    #[inline(always)]
+    fn play(&mut self, heaps: &mut Vec<u64>, solver: &Solver, splits: bool) -> bool {
+        let blunder = self.blunders();
+        if !splits && blunder {
+            let rules = solver.rules();
+            let Some((heap, i)) = random_pick(heaps, rules, &mut self.rng) else {
+                return false;
+            };
+            heaps[heap] -= rules.take_for(heap).nth(heaps[heap], i).take;
+            return true;
+        }
+        self.choose_and_play(heaps, solver, blunder)
+    }
+
+    /// `play` for every other move: the chosen move, split parts and all.
+    #[inline(never)]
+    fn choose_and_play(&mut self, heaps: &mut Vec<u64>, solver: &Solver, blunder: bool) -> bool {
+        match self.choose_as(heaps, solver, blunder) {
+            Some(mv) => {
+                apply(heaps, &mv);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// A uniformly random legal move (`None` also when the rules do not fit the heaps).
 pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<Move> {
     rules.check_heaps(heaps.len()).ok()?;
+    let (heap, i) = random_pick(heaps, rules, rng)?;
+    Some(rules.take_for(heap).nth(heaps[heap], i).on(heap))
+}
+
+/// A uniformly random legal move as the heap and the index of the option among the
+/// heap's (`Take::nth`); the heaps must fit the rules.
+#[inline(always)]
+fn random_pick(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<(usize, u64)> {
     // One walk per common kind of rule, so that the walk does not branch on the rule
     // of every heap (self-play spends its time here).
     match rules.take_limit() {
-        TakeLimit::None => pick_move(heaps, rules, rng, |h| heaps[h]),
-        TakeLimit::All(k) => pick_move(heaps, rules, rng, |h| heaps[h].min(*k)),
-        _ => pick_move(heaps, rules, rng, |h| rules.take_for(h).count(heaps[h])),
+        TakeLimit::None => pick(heaps.len(), rng, |h| heaps[h]),
+        TakeLimit::All(k) => pick(heaps.len(), rng, |h| heaps[h].min(*k)),
+        _ => pick(heaps.len(), rng, |h| rules.take_for(h).count(heaps[h])),
     }
 }
 
-/// A uniformly random move, given how many moves each heap allows.
+/// A uniformly random move among `heaps` heaps, given how many moves each allows: its
+/// heap and its index among that heap's moves.
 #[inline(always)]
-fn pick_move(
-    heaps: &[u64],
-    rules: &Rules,
+fn pick(
+    heaps: usize,
     rng: &mut impl rand::Rng,
     takes: impl Fn(usize) -> u64,
-) -> Option<Move> {
+) -> Option<(usize, u64)> {
     // The move count fits in 64 bits unless heaps come near 2^64; sampling and
     // walking in 64 bits is much cheaper than in 128.
-    let total = (0..heaps.len()).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));
+    let total = (0..heaps).try_fold(0u64, |sum, heap| sum.checked_add(takes(heap)));
     match total {
         Some(0) => None,
         Some(total) => {
@@ -124,24 +171,18 @@ fn pick_move(
             // Branch-free: the heap is the number of heaps whose moves all come before
             // the pick (a random heap would mispredict a branch on every move).
             let (mut heap, mut before, mut end) = (0usize, 0u64, 0u64);
-            for h in 0..heaps.len() {
+            for h in 0..heaps {
                 end += takes(h);
                 let passed = end <= pick;
                 heap += usize::from(passed);
                 before = if passed { end } else { before };
             }
-            Some(
-                rules
-                    .take_for(heap)
-                    .nth(heaps[heap], pick - before)
-                    .on(heap),
-            )
+            Some((heap, pick - before))
         }
         None => {
-            let total: u128 = (0..heaps.len()).map(|h| u128::from(takes(h))).sum();
+            let total: u128 = (0..heaps).map(|h| u128::from(takes(h))).sum();
             let pick = rng.random_range(0..total);
-            let (heap, i) = nth_move(pick, |h| u128::from(takes(h)), heaps.len());
-            Some(rules.take_for(heap).nth(heaps[heap], i).on(heap))
+            Some(nth_move(pick, |h| u128::from(takes(h)), heaps))
         }
     }
 }
@@ -241,6 +282,10 @@ pub fn simulate(
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
     let solver = solver::shared(start, rules, max_positions)?;
+    let start_won = solver.outcome(start) == Outcome::N;
+    let splits = rules.splits();
+    // Two random players under rules that never split: the hot path of self-play.
+    let random = !splits && styles == [Style::Random; 2];
     let mut lengths = alloc::filled(games, 0u64)?;
     let tally = |mut a: [[u64; 2]; 2], b: [[u64; 2]; 2]| {
         for (x, y) in a.as_flattened_mut().iter_mut().zip(b.as_flattened()) {
@@ -260,30 +305,25 @@ pub fn simulate(
                     if cancel.stopped() {
                         return [[0; 2]; 2];
                     }
-                    let g = first + i;
-                    heaps.clear();
-                    heaps.extend_from_slice(start);
-                    let mut players = [0u64, 1].map(|p| {
-                        let state = stream_state(seed, g as u64, p);
-                        ComputerPlayer::from_state(styles[p as usize], state)
-                    });
-                    let (mut to_move, mut turns, mut won_start) = (0 as Player, 0u64, [0u64; 2]);
-                    while let Some(mv) = players[to_move as usize].choose(heaps, &solver) {
-                        if turns < 2 {
-                            let won = solver.outcome(heaps) == Outcome::N;
-                            won_start[to_move as usize] = u64::from(won);
+                    let g = (first + i) as u64;
+                    let states = [0, 1].map(|p| stream_state(seed, g, p));
+                    let game = 'game: {
+                        if random {
+                            with_fixed_m!(start.len(), M => {
+                                break 'game random_game::<M>(start, &solver, states, cancel);
+                            });
                         }
-                        apply(heaps, &mv);
-                        to_move ^= 1;
-                        turns += 1;
-                        // A game of huge heaps may last for ages: it stops at Ctrl-C.
-                        if turns.is_multiple_of(1 << 12) && cancel.stopped() {
-                            break;
-                        }
-                    }
-                    *length = turns;
+                        let players =
+                            [0, 1].map(|p| ComputerPlayer::from_state(styles[p], states[p]));
+                        any_game(heaps, start, &solver, players, cancel)
+                    };
+                    *length = game.turns;
                     let mut wins = [0u64; 2];
-                    wins[winner_at_end(to_move, rules) as usize] = 1;
+                    wins[winner_at_end(game.to_move, rules) as usize] = 1;
+                    let won_start = [
+                        u64::from(start_won && game.turns > 0),
+                        u64::from(game.second_won),
+                    ];
                     [wins, won_start]
                 },
             )
@@ -306,6 +346,129 @@ pub fn simulate(
         lengths,
         won_starts,
     })
+}
+
+/// How a game of self-play ended.
+struct GameEnd {
+    /// Moves played.
+    turns: u64,
+    /// The player to move when no move was left.
+    to_move: Player,
+    /// Whether the second player's first turn came in a won position.
+    second_won: bool,
+}
+
+/// How often a game polls the `Cancel` flag, in moves (a game of huge heaps may last
+/// for ages: it stops at Ctrl-C).
+const POLL_MOVES: u64 = 1 << 12;
+
+/// A game between any players, on the heaps in `heaps` (reset to the start).
+fn any_game(
+    heaps: &mut Vec<u64>,
+    start: &[u64],
+    solver: &Solver,
+    mut players: [ComputerPlayer; 2],
+    cancel: &Cancel,
+) -> GameEnd {
+    heaps.clear();
+    heaps.extend_from_slice(start);
+    let splits = solver.rules().splits();
+    let (mut to_move, mut turns, mut second_won) = (0 as Player, 0u64, false);
+    loop {
+        // The second player's first turn is looked up, and counts if that player has
+        // a move.
+        let won = (turns == 1).then(|| solver.outcome(heaps) == Outcome::N);
+        if !players[to_move as usize].play(heaps, solver, splits) {
+            break;
+        }
+        second_won |= won == Some(true);
+        to_move ^= 1;
+        turns += 1;
+        if turns.is_multiple_of(POLL_MOVES) && cancel.stopped() {
+            break;
+        }
+    }
+    GameEnd {
+        turns,
+        to_move,
+        second_won,
+    }
+}
+
+/// A game between two random players under rules that never split, on `M` heaps held
+/// in an array (its walks unroll): a move is a heap and a take, played in place. The
+/// kind of rule is looked at once per game, not once per move.
+#[inline(always)]
+fn random_game<const M: usize>(
+    start: &[u64],
+    solver: &Solver,
+    states: [u128; 2],
+    cancel: &Cancel,
+) -> GameEnd {
+    let rules = solver.rules();
+    let mut heaps = [0u64; M];
+    heaps.copy_from_slice(start);
+    let rngs = states.map(Pcg64Mcg::new);
+    match rules.take_limit() {
+        TakeLimit::None => random_moves(heaps, solver, rngs, cancel, |_, n| n, |_, _, i| i + 1),
+        TakeLimit::All(k) => {
+            let k = *k;
+            random_moves(
+                heaps,
+                solver,
+                rngs,
+                cancel,
+                |_, n| n.min(k),
+                |_, _, i| i + 1,
+            )
+        }
+        _ => random_moves(
+            heaps,
+            solver,
+            rngs,
+            cancel,
+            |h, n| rules.take_for(h).count(n),
+            |h, n, i| rules.take_for(h).nth(n, i).take,
+        ),
+    }
+}
+
+/// The moves of `random_game`, given how many takes a heap of `n` (number `h`)
+/// allows and what the `i`-th of them takes.
+#[inline(always)]
+fn random_moves<const M: usize>(
+    mut heaps: [u64; M],
+    solver: &Solver,
+    mut rngs: [Pcg64Mcg; 2],
+    cancel: &Cancel,
+    count: impl Fn(usize, u64) -> u64,
+    take: impl Fn(usize, u64, u64) -> u64,
+) -> GameEnd {
+    let (mut to_move, mut turns, mut second_won) = (0 as Player, 0u64, false);
+    loop {
+        let won = (turns == 1).then(|| solver.outcome(&heaps) == Outcome::N);
+        let rng = &mut rngs[to_move as usize];
+        let Some((heap, i)) = pick(M, rng, |h| count(h, heaps[h])) else {
+            break;
+        };
+        let taken = take(heap, heaps[heap], i);
+        // Every heap, branch-free: the heaps stay in registers (an indexed store and
+        // the loads of the next move would wait on each other).
+        for (h, n) in heaps.iter_mut().enumerate() {
+            *n -= if h == heap { taken } else { 0 };
+        }
+        second_won |= won == Some(true);
+        to_move ^= 1;
+        turns += 1;
+        if turns.is_multiple_of(POLL_MOVES) && cancel.stopped() {
+            break;
+        }
+    }
+    GameEnd {
+        turns,
+        to_move,
+        second_won,
+    }
 }
 
 /// A well-mixed generator state for player `player` in game `game` (SplitMix64).

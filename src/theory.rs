@@ -89,20 +89,27 @@ pub fn nim_sum(heaps: &[u64], rules: &Rules) -> Result<u64> {
     Ok(grundy_values(heaps, rules)?.iter().fold(0, |s, &g| s ^ g))
 }
 
-/// P or N, without allocating (self-play asks this once per move).
+/// P or N, without allocating.
 pub fn outcome(heaps: &[u64], rules: &Rules) -> Result<Outcome> {
     check_closed_form(heaps, rules)?;
+    Ok(outcome_of(heaps, rules))
+}
+
+/// `outcome` for heaps already checked against rules with a closed form (a solver's,
+/// below its start: self-play asks once per game).
+#[inline]
+pub fn outcome_of(heaps: &[u64], rules: &Rules) -> Outcome {
     let (mut nim_sum, mut big) = (0, false);
     for (i, &n) in heaps.iter().enumerate() {
         let g = rules.take_for(i).grundy(n);
         nim_sum ^= g;
         big |= g > 1;
     }
-    Ok(if is_p(nim_sum, big, rules.is_misere()) {
+    if is_p(nim_sum, big, rules.is_misere()) {
         Outcome::P
     } else {
         Outcome::N
-    })
+    }
 }
 
 /// What decided an outcome.

@@ -16,6 +16,8 @@ fn all_rules(heaps: usize) -> Vec<Rules> {
         TakeLimit::All(1),
         TakeLimit::All(4),
         TakeLimit::All(200),
+        // Past 2^32: no 32-bit remainders (`batch::wide`).
+        TakeLimit::All(1 << 33),
         TakeLimit::All(u64::MAX),
         TakeLimit::per_heap((0..heaps).map(|i| [Some(3), None, Some(6)][i % 3])),
         // {1, 2, 3} as a set: closed forms in misère play too.
@@ -128,6 +130,8 @@ fn unsigned_types() {
     layouts::<u16>(1 << 16);
     layouts::<u32>(1 << 32);
     layouts::<u64>(u64::MAX);
+    // Below 2^52 the vector remainders take 64-bit heaps (where the CPU has AVX-512).
+    layouts::<u64>(1 << 40);
 }
 
 #[test]
@@ -136,6 +140,7 @@ fn signed_types() {
     layouts::<i16>(1 << 15);
     layouts::<i32>(1 << 31);
     layouts::<i64>(1 << 63);
+    layouts::<i64>(1 << 40);
 }
 
 #[test]

@@ -208,3 +208,37 @@ fn error_rates_must_be_probabilities() {
     assert_eq!(Style::fallible(1.5), Err(Error::ErrorRate(1.5)));
     assert!(Style::fallible(f64::NAN).is_err());
 }
+
+/// Self-play between two random players on a few heaps under rules that never split
+/// runs its own loop (heaps in an array, the rule looked at once per game): it plays
+/// exactly the games of the general loop, which plays them when the players are
+/// "fallible" with an error rate of 1 (a certain blunder draws no random number).
+#[test]
+fn the_random_self_play_loop_plays_the_general_loops_games() {
+    let sets = Rules::new(true, TakeLimit::Set(set(&[1, 3, 4]))).unwrap();
+    let cases = [
+        (vec![1, 3, 5, 7], Rules::misere()),
+        (
+            vec![9, 4, 12],
+            Rules::new(false, TakeLimit::All(3)).unwrap(),
+        ),
+        (vec![6, 11], sets),
+        (vec![5, 0, 8, 2, 7, 3, 1, 4], Rules::normal()),
+        (vec![3, 5, 7, 9, 11], Rules::misere()), // five heaps: the general loop anyway
+    ];
+    for (start, rules) in cases {
+        let run = |style| simulate(&start, &rules, [style; 2], 3000, 7, DEFAULT_MAX_POSITIONS);
+        let fast = run(Style::Random).unwrap();
+        assert_eq!(
+            fast,
+            run(Style::Fallible(1.0)).unwrap(),
+            "{start:?} {rules:?}"
+        );
+        assert_eq!(fast.wins[0] + fast.wins[1], 3000);
+    }
+}
+
+fn set(elements: &[u64]) -> std::sync::Arc<nimkit::subtraction::GrundySequence> {
+    let set = nimkit::subtraction::SubtractionSet::new(elements.to_vec()).unwrap();
+    std::sync::Arc::new(nimkit::subtraction::GrundySequence::find(set, 1 << 20).unwrap())
+}

@@ -100,26 +100,40 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
         n.rem(self.0)
     }
 
-    /// Every element gets the same remainder, so where the remainder vectorises take
-    /// it over the flat block first (no de-interleaving), then fold as plain Nim.
+    /// Every element gets the same remainder, so take it over the flat block first
+    /// (no de-interleaving: it vectorises, or goes to the vector unit by `rem_block`),
+    /// then fold as plain Nim.
     #[inline(always)]
     fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
     where
         T: HeapInt<U = U>,
         F: Fn(U, U) -> O,
     {
-        if M == 0 || !U::VECTOR_REM {
+        if M == 0 {
             return fold_rows(self, rows, outs, finish);
         }
-        let mut scratch = [U::ZERO; SCRATCH];
         let per_block = SCRATCH / M;
+        if U::VECTOR_REM {
+            let mut scratch = [U::ZERO; SCRATCH];
+            for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {
+                let reduced = &mut scratch[..rows.len() * M];
+                for (r, &n) in reduced.iter_mut().zip(rows.as_flattened()) {
+                    *r = n.unsigned().rem(self.0);
+                }
+                NoLimit.summarize(reduced.as_chunks::<M>().0, outs, finish);
+            }
+            return;
+        }
+        // Wide heaps: remainders as 32-bit values where the vector unit takes them.
+        let mut scratch = [0u32; SCRATCH];
+        let widen = |x: u32, or: u32| finish(U::truncate(x.into()), U::truncate(or.into()));
         for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {
             let reduced = &mut scratch[..rows.len() * M];
-            for (r, &n) in reduced.iter_mut().zip(rows.as_flattened()) {
-                *r = n.unsigned().rem(self.0);
+            if U::rem_block(bytemuck::cast_slice(rows.as_flattened()), reduced, self.0) {
+                NoLimit.summarize(reduced.as_chunks::<M>().0, outs, &widen);
+            } else {
+                fold_rows(self, rows, outs, finish);
             }
-            let (reduced, _) = reduced.as_chunks::<M>();
-            NoLimit.summarize(reduced, outs, finish);
         }
     }
 }

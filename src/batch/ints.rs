@@ -3,6 +3,8 @@ use std::ops::{BitOr, BitXor};
 
 use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
 
+use super::wide::{self, Wide};
+
 /// An unsigned type the kernels compute in, with its fast remainder.
 pub trait UInt:
     HeapInt<U = Self> + Eq + Ord + BitXor<Output = Self> + BitOr<Output = Self>
@@ -19,6 +21,10 @@ pub trait UInt:
     /// the type (then every heap is its own Grundy value).
     fn modulus(limit: u64) -> Option<Self::Modulus>;
     fn rem(self, modulus: Self::Modulus) -> Self;
+    /// `out[i] = values[i].rem(modulus)` for a whole block at once, as 32-bit values,
+    /// where a vector unit does it (`wide`: 32- and 64-bit heaps); false, leaving
+    /// `out` unspecified, where the caller is to take the remainders one by one.
+    fn rem_block(values: &[Self], out: &mut [u32], modulus: Self::Modulus) -> bool;
 }
 
 /// An element type of a heap array: any primitive integer. Signed arrays are checked
@@ -32,7 +38,7 @@ pub trait HeapInt: bytemuck::Pod + Send + Sync {
 }
 
 macro_rules! uint {
-    ($t:ty, $reduced:ty, $vector:literal) => {
+    ($t:ty, $reduced:ty, $vector:literal, $block:expr) => {
         impl UInt for $t {
             type Modulus = $reduced;
             const VECTOR_REM: bool = $vector;
@@ -54,13 +60,23 @@ macro_rules! uint {
             fn rem(self, modulus: $reduced) -> Self {
                 self % modulus
             }
+            fn rem_block(values: &[$t], out: &mut [u32], modulus: $reduced) -> bool {
+                let block: fn(&[$t], &mut [u32], $reduced) -> bool = $block;
+                block(values, out, modulus)
+            }
         }
     };
 }
-uint!(u8, Mod8, true);
-uint!(u16, Mod16, true);
-uint!(u32, StrengthReducedU32, false);
-uint!(u64, StrengthReducedU64, false);
+// 8- and 16-bit remainders vectorise as they are (the Lemire remainders below); 32-
+// and 64-bit ones in double precision where the CPU has AVX-512.
+uint!(u8, Mod8, true, |_, _, _| false);
+uint!(u16, Mod16, true, |_, _, _| false);
+uint!(u32, StrengthReducedU32, false, |values, out, m| {
+    wide::available() && Wide::rem_block(values, out, u64::from(m.get()))
+});
+uint!(u64, StrengthReducedU64, false, |values, out, m| {
+    wide::available() && Wide::rem_block(values, out, m.get())
+});
 
 macro_rules! heap_int {
     ($t:ty, $u:ty) => {

@@ -9,6 +9,7 @@
 mod grundy;
 mod ints;
 mod layout;
+mod wide;
 
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};
 use rayon::prelude::*;
@@ -324,36 +325,6 @@ fn check_signs<T: HeapInt>(heaps: &ArrayViewD<'_, T>) -> Result<()> {
         heap,
         value: value.to_i128(),
     })
-}
-
-/// Run `$body` with the const `$m` bound to the heap count when it is one of the
-/// counts worth a specialised kernel; otherwise fall through.
-macro_rules! with_fixed_m {
-    ($count:expr, $m:ident => $body:expr) => {
-        match $count {
-            1 => {
-                const $m: usize = 1;
-                $body
-            }
-            2 => {
-                const $m: usize = 2;
-                $body
-            }
-            3 => {
-                const $m: usize = 3;
-                $body
-            }
-            4 => {
-                const $m: usize = 4;
-                $body
-            }
-            8 => {
-                const $m: usize = 8;
-                $body
-            }
-            _ => {}
-        }
-    };
 }
 
 /// The summary kernels (nim-sum, P or not): `finish` turns a position's XOR and OR
