@@ -21,6 +21,7 @@ RULES = [
     nk.Rules(max_take=4),
     nk.Rules(misere=True, max_take=1),
     nk.Rules(misere=True, max_take=(3, None, 6)),
+    nk.Rules(max_take=200),
 ]
 
 
@@ -66,12 +67,20 @@ def layouts(dtype):
     yield "broadcast rows", np.broadcast_to(base[5], (6, 3))
     yield "broadcast heaps", np.broadcast_to(base[:, :1], (60, 3))
     yield "one position", base[7]
+    # The heap counts with kernels of their own (1, 2, 4, 8) and one past them.
+    for m in (1, 2, 4, 8, 9):
+        yield f"{m} heaps", random_heaps(dtype, (40, m), seed=m)
+    if np.iinfo(dtype).max >= 2**40:
+        # Below 2**52, wide heaps' remainders go to the vector unit (batch/wide.rs).
+        yield "below 2**40", (random_heaps(dtype, (60, 4), seed=3) >> 24).astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("rules", RULES, ids=repr)
 def test_every_dtype_and_layout_matches_the_reference(dtype, rules):
     for name, heaps in layouts(dtype):
+        if isinstance(rules.max_take, tuple) and heaps.shape[-1] != len(rules.max_take):
+            continue  # one limit per heap: only for three heaps
         expected = reference(heaps, rules)
         got = (
             batch.nim_sum(heaps, rules),
