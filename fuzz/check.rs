@@ -9,11 +9,13 @@ use arbitrary::{Result, Unstructured};
 use ndarray::{Array2, Array3};
 use nimkit::code::TakeAndBreak;
 use nimkit::game::Game;
+use nimkit::heap::HeapRule;
+use nimkit::heap::Parts;
 use nimkit::misere::solver::QuotientSolver;
-use nimkit::multiset::MultisetSolution;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
-use nimkit::position::{Move, Parts, Position};
-use nimkit::rules::{HeapTake, Rules, TakeLimit};
+use nimkit::position::{Move, Position};
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::MultisetSolution;
 use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
@@ -47,7 +49,11 @@ fn codes(u: &mut Unstructured<'_>) -> Result<()> {
     };
     let misere: bool = u.arbitrary()?;
     let code = Arc::new(code);
-    let rules = Rules::new(misere, TakeLimit::Code(Arc::clone(&code))).expect("valid rules");
+    let rules = Rules::new(
+        misere,
+        TakeLimit::Uniform(HeapRule::Code(Arc::clone(&code))),
+    )
+    .expect("valid rules");
     let heaps: Vec<u64> = (0..u.int_in_range(1..=3)?)
         .map(|_| u.int_in_range(0..=7))
         .collect::<Result<_>>()?;
@@ -113,14 +119,14 @@ fn set_box(u: &mut Unstructured<'_>) -> Result<()> {
         .map(|_| u.int_in_range(0..=8))
         .collect::<Result<_>>()?;
     let take = if u.arbitrary()? {
-        TakeLimit::Set(small_set(u)?)
+        TakeLimit::Uniform(HeapRule::Set(small_set(u)?))
     } else {
         let mut takes = Vec::with_capacity(heaps);
         for _ in 0..heaps {
             takes.push(match u.int_in_range(0..=2)? {
-                0 => HeapTake::Any,
-                1 => HeapTake::UpTo(u.int_in_range(1..=5)?),
-                _ => HeapTake::Set(small_set(u)?),
+                0 => HeapRule::Nim,
+                1 => HeapRule::Limit(u.int_in_range(1..=5)?),
+                _ => HeapRule::Set(small_set(u)?),
             });
         }
         TakeLimit::PerHeap(takes)
@@ -183,8 +189,8 @@ fn limit(u: &mut Unstructured<'_>, small: bool) -> Result<u64> {
 
 fn rules(u: &mut Unstructured<'_>, heaps: usize, small: bool) -> Result<Option<Rules>> {
     let take = match u.int_in_range(0..=2)? {
-        0 => TakeLimit::None,
-        1 => TakeLimit::All(limit(u, small)?),
+        0 => TakeLimit::default(),
+        1 => TakeLimit::limit(limit(u, small)?),
         _ => {
             // Arbitrary input may miscount the limits on purpose.
             let count = if small { heaps } else { u.int_in_range(0..=6)? };

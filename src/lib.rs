@@ -38,7 +38,6 @@ pub mod game;
 pub mod heap;
 pub mod interrupt;
 pub mod misere;
-pub mod multiset;
 pub mod players;
 pub mod position;
 pub mod rules;

@@ -6,9 +6,10 @@ use rayon::prelude::*;
 use crate::alloc;
 use crate::code::Scan;
 use crate::game::{winner_at_end, Player};
+use crate::heap::HeapRule;
 use crate::interrupt::{self, Cancel};
 use crate::position::{apply, undo, Move, Position};
-use crate::rules::{Rules, TakeLimit};
+use crate::rules::Rules;
 use crate::solver::{self, Solver};
 use crate::theory::Outcome;
 
@@ -146,10 +147,10 @@ pub fn random_move(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Op
 fn random_pick(heaps: &[u64], rules: &Rules, rng: &mut impl rand::Rng) -> Option<(usize, u64)> {
     // One walk per common kind of rule, so that the walk does not branch on the rule
     // of every heap (self-play spends its time here).
-    match rules.take_limit() {
-        TakeLimit::None => pick(heaps.len(), rng, |h| heaps[h]),
-        TakeLimit::All(k) => pick(heaps.len(), rng, |h| heaps[h].min(*k)),
-        _ => pick(heaps.len(), rng, |h| rules.take_for(h).count(heaps[h])),
+    match rules.uniform().and_then(HeapRule::interval) {
+        Some(u64::MAX) => pick(heaps.len(), rng, |h| heaps[h]),
+        Some(k) => pick(heaps.len(), rng, |h| heaps[h].min(k)),
+        None => pick(heaps.len(), rng, |h| rules.take_for(h).count(heaps[h])),
     }
 }
 
@@ -409,26 +410,24 @@ fn random_game<const M: usize>(
     let mut heaps = [0u64; M];
     heaps.copy_from_slice(start);
     let rngs = states.map(Pcg64Mcg::new);
-    match rules.take_limit() {
-        TakeLimit::None => random_moves(heaps, solver, rngs, cancel, |_, n| n, |_, _, i| i + 1),
-        TakeLimit::All(k) => {
-            let k = *k;
-            random_moves(
-                heaps,
-                solver,
-                rngs,
-                cancel,
-                |_, n| n.min(k),
-                |_, _, i| i + 1,
-            )
-        }
-        _ => random_moves(
+    // Takes 1..k for every heap: the i-th take is i + 1.
+    match rules.uniform().and_then(HeapRule::interval) {
+        Some(u64::MAX) => random_moves(heaps, solver, rngs, cancel, |_, n| n, |_, _, i| i + 1),
+        Some(k) => random_moves(
+            heaps,
+            solver,
+            rngs,
+            cancel,
+            |_, n| n.min(k),
+            |_, _, i| i + 1,
+        ),
+        None => random_moves(
             heaps,
             solver,
             rngs,
             cancel,
             |h, n| rules.take_for(h).count(n),
-            |h, n, i| rules.take_for(h).nth(n, i).take,
+            |h, n, i| rules.take_for(h).nth_take(n, i),
         ),
     }
 }

@@ -1,74 +1,9 @@
 //! Positions (heap sizes) and moves.
 use crate::error::{Error, Result};
+use crate::heap::{HeapMove, Parts};
 use crate::rules::Rules;
 
-/// The heaps a splitting move leaves in place of the heap it is played on: two or
-/// three nonempty sizes, in the order they take in the position. Empty
-/// (`Parts::NONE`) for a move that leaves one heap or none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Parts {
-    len: u8,
-    sizes: [u64; 3],
-}
-
-impl Parts {
-    /// No split: the heap loses `take` and stays (possibly empty).
-    pub const NONE: Parts = Parts {
-        len: 0,
-        sizes: [0; 3],
-    };
-
-    pub fn two(a: u64, b: u64) -> Self {
-        Parts {
-            len: 2,
-            sizes: [a, b, 0],
-        }
-    }
-
-    pub fn three(a: u64, b: u64, c: u64) -> Self {
-        Parts {
-            len: 3,
-            sizes: [a, b, c],
-        }
-    }
-
-    /// Two or three sizes; `None` for any other count.
-    pub fn new(sizes: &[u64]) -> Option<Self> {
-        match *sizes {
-            [a, b] => Some(Parts::two(a, b)),
-            [a, b, c] => Some(Parts::three(a, b, c)),
-            _ => None,
-        }
-    }
-
-    pub fn sizes(&self) -> &[u64] {
-        &self.sizes[..self.len as usize]
-    }
-
-    pub fn is_split(&self) -> bool {
-        self.len > 0
-    }
-}
-
-/// What one move does to one heap: take `take` objects and leave `into` (see `Parts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HeapMove {
-    pub take: u64,
-    pub into: Parts,
-}
-
 impl HeapMove {
-    pub fn take(take: u64) -> Self {
-        HeapMove {
-            take,
-            into: Parts::NONE,
-        }
-    }
-
-    pub fn split(take: u64, into: Parts) -> Self {
-        HeapMove { take, into }
-    }
-
     /// This move played on heap number `heap`.
     pub fn on(self, heap: usize) -> Move {
         Move {
@@ -197,7 +132,7 @@ pub fn check_move(heaps: &[u64], mv: Move, rules: &Rules) -> Result<()> {
         return Err(Error::TakeNothing);
     }
     let take = rules.take_for(mv.heap);
-    take.check(mv.heap, mv.take)?;
+    take.check_take(mv.heap, mv.take)?;
     if mv.take > size {
         return Err(Error::TakeTooMany {
             heap: mv.heap,

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::misere::{self, MisereQuotient};
-use crate::multiset::MultisetSolution;
 use crate::position::Move;
-use crate::rules::{Rules, TakeLimit};
+use crate::rules::Rules;
+use crate::search::MultisetSolution;
 use crate::search::{box_size, BoxSolution};
 use crate::theory::{self, Analysis, Method, Outcome};
 
@@ -225,14 +225,10 @@ fn misere_code(rules: &Rules) -> Result<Option<Arc<TakeAndBreak>>> {
     if !rules.is_misere() {
         return Ok(None);
     }
-    Ok(match rules.take_limit() {
-        TakeLimit::Code(rule) => Some(Arc::clone(rule)),
-        TakeLimit::Set(set) => match TakeAndBreak::subtraction_code(set.set().elements()) {
-            Some(code) => Some(TakeAndBreak::shared(&code)?),
-            None => None,
-        },
-        _ => None,
-    })
+    match rules.uniform() {
+        Some(rule) => rule.misere_code(),
+        None => Ok(None),
+    }
 }
 
 /// How many recent solvers `shared` keeps (each may hold a table of up to

@@ -11,7 +11,7 @@ use num_bigint::BigUint;
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::interrupt::Poll;
-use crate::rules::{Rules, Take};
+use crate::rules::Rules;
 use crate::theory;
 
 /// One heap of the box: its bound and `k + 1` where a take limit binds.
@@ -56,13 +56,18 @@ fn heaps(bounds: &[u64], rules: &Rules) -> Result<Vec<Heap>> {
     bounds
         .iter()
         .enumerate()
-        .map(|(i, &bound)| match rules.take_for(i) {
-            Take::Set(_) => Err(Error::NotForSets("enumerating and counting P-positions")),
-            Take::Code(_) => Err(Error::NotForCodes("enumerating and counting P-positions")),
-            take => Ok(Heap {
-                bound,
-                modulus: take.modulus(),
-            }),
+        .map(|(i, &bound)| {
+            let rule = rules.take_for(i);
+            match rule.interval() {
+                Some(k) => Ok(Heap {
+                    bound,
+                    modulus: k.checked_add(1),
+                }),
+                None if rule.as_code().is_some() => {
+                    Err(Error::NotForCodes("enumerating and counting P-positions"))
+                }
+                None => Err(Error::NotForSets("enumerating and counting P-positions")),
+            }
         })
         .collect()
 }

@@ -1,8 +1,7 @@
 //! Closed forms: Grundy values, nim-sum, outcome and every winning move, in O(heaps)
 //! (times the set size for subtraction sets).
 //!
-//! A heap of `n` with take limit `k` has Grundy value `n mod (k+1)`; with no limit, `n`;
-//! with a subtraction set, its periodic Grundy sequence. Normal play: P exactly when
+//! A heap's Grundy value is its rule's (`HeapRule::grundy`). Normal play: P exactly when
 //! the nim-sum is 0. Misère play of Nim with take limits: the same while some Grundy
 //! value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1. Misère play
 //! of other subtraction sets has no such rule (`Error::NoClosedForm`): see `solver`.
@@ -18,16 +17,6 @@ pub enum Outcome {
     P,
     /// Next player wins: the player to move wins.
     N,
-}
-
-/// Grundy value of a heap of `n` with take limit `limit`.
-#[inline]
-pub fn grundy(n: u64, limit: Option<u64>) -> u64 {
-    // A limit of u64::MAX never binds: every heap is smaller than k + 1 = 2^64.
-    match limit.and_then(|k| k.checked_add(1)) {
-        Some(modulus) => n % modulus,
-        None => n,
-    }
 }
 
 /// The outcome decided by the nim-sum and whether some Grundy value exceeds 1.
@@ -49,28 +38,6 @@ pub fn target_grundy(others_sum: u64, some_other_big: bool, misere: bool) -> u64
         others_sum ^ 1
     } else {
         others_sum
-    }
-}
-
-/// How many to take from a heap of `n` with Grundy value `g` to leave Grundy value
-/// `target`, if one move does it; `modulus` is `k + 1`
-/// (`None`: no binding limit). With a limit, the reachable heaps `n-k..n-1` have
-/// distinct remainders, so at most one move reaches each target.
-#[inline]
-pub fn take_from(n: u64, g: u64, modulus: Option<u64>, target: u64) -> Option<u64> {
-    match modulus {
-        None => (target < n).then(|| n - target),
-        Some(modulus) => {
-            if target < g {
-                Some(g - target)
-            } else if target > g && target < modulus {
-                // Wrap down through a multiple of k + 1: take g + 1 + (k - target).
-                let take = modulus - (target - g);
-                (take <= n).then_some(take)
-            } else {
-                None
-            }
-        }
     }
 }
 

@@ -5,23 +5,24 @@ use nimkit::batch::{self, HeapInt, UInt};
 use nimkit::error::Error;
 use std::sync::Arc;
 
-use nimkit::rules::{HeapTake, Rules, TakeLimit};
+use nimkit::heap::HeapRule;
+use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::DEFAULT_MAX_POSITIONS as LIMIT;
 use nimkit::subtraction::{GrundySequence, SubtractionSet};
 use nimkit::theory;
 
 fn all_rules(heaps: usize) -> Vec<Rules> {
     let limits = [
-        TakeLimit::None,
-        TakeLimit::All(1),
-        TakeLimit::All(4),
-        TakeLimit::All(200),
+        TakeLimit::default(),
+        TakeLimit::limit(1),
+        TakeLimit::limit(4),
+        TakeLimit::limit(200),
         // Past 2^32: no 32-bit remainders (`batch::wide`).
-        TakeLimit::All(1 << 33),
-        TakeLimit::All(u64::MAX),
+        TakeLimit::limit(1 << 33),
+        TakeLimit::limit(u64::MAX),
         TakeLimit::per_heap((0..heaps).map(|i| [Some(3), None, Some(6)][i % 3])),
         // {1, 2, 3} as a set: closed forms in misère play too.
-        TakeLimit::Set(set(&[1, 2, 3])),
+        TakeLimit::Uniform(HeapRule::Set(set(&[1, 2, 3]))),
     ];
     let mut rules: Vec<Rules> = limits
         .into_iter()
@@ -29,11 +30,11 @@ fn all_rules(heaps: usize) -> Vec<Rules> {
         .collect();
     // General sets in normal play (in misère play they need search: tests/subtraction.rs).
     let mixed = (0..heaps).map(|i| match i % 3 {
-        0 => HeapTake::Set(set(&[2, 5, 7])),
-        1 => HeapTake::UpTo(4),
-        _ => HeapTake::Any,
+        0 => HeapRule::Set(set(&[2, 5, 7])),
+        1 => HeapRule::Limit(4),
+        _ => HeapRule::Nim,
     });
-    rules.push(Rules::new(false, TakeLimit::Set(set(&[1, 3, 4]))).unwrap());
+    rules.push(Rules::new(false, TakeLimit::Uniform(HeapRule::Set(set(&[1, 3, 4])))).unwrap());
     rules.push(Rules::new(false, TakeLimit::per_heap(mixed)).unwrap());
     rules
 }

@@ -1,6 +1,7 @@
 //! Grundy sequences at scale: the sparse-space method against the definition, value
 //! by value, and the periods of the published tables reproduced.
-use nimkit::code::{period_search, Method, PeriodSearch, TakeAndBreak};
+use nimkit::code::{Method, TakeAndBreak};
+use nimkit::heap::periodic::{period_search, PeriodSearch};
 use nimkit::heap::sparse::SparseSpace;
 use proptest::prelude::*;
 

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use nimkit::code::{Scan, TakeAndBreak};
+use nimkit::heap::HeapRule;
 use nimkit::misere::{genus, MisereQuotient, QuotientSolver};
-use nimkit::multiset::MultisetSolution;
 use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::MultisetSolution;
 use nimkit::theory::Outcome;
 use proptest::prelude::*;
 
@@ -19,7 +20,7 @@ fn quotient(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient
 
 fn misere(code: &str) -> Rules {
     let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
-    Rules::new(true, TakeLimit::Code(rule)).unwrap()
+    Rules::new(true, TakeLimit::Uniform(HeapRule::Code(rule))).unwrap()
 }
 
 /// Every multiset of at most `heaps` heaps of sizes `1..=max`, sorted.
@@ -253,7 +254,7 @@ fn nim_heaps_give_the_tame_quotients() {
             (q.order(), q.p_portion().len()),
             (order, if n == 1 { 1 } else { 2 })
         );
-        let rules = Rules::new(true, TakeLimit::None).unwrap();
+        let rules = Rules::new(true, TakeLimit::default()).unwrap();
         for w in multisets(3, top) {
             let bouton = nimkit::theory::outcome(&w, &rules).unwrap() == Outcome::P;
             assert_eq!(q.is_p(&w).unwrap(), bouton, "{code} {w:?}");

@@ -7,8 +7,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use nimkit::code::TakeAndBreak;
+use nimkit::heap::HeapMove;
+use nimkit::heap::HeapRule;
 use nimkit::misere::{MisereQuotient, QuotientSolver};
-use nimkit::position::{apply, HeapMove};
+use nimkit::position::apply;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::Solver;
 use nimkit::theory::Outcome;
@@ -86,7 +88,7 @@ fn winning_moves_from_heaps_of_any_size() {
     let start = [1_000_000_000_000u64, 1_000_000_007, 5];
     for misere in [false, true] {
         let rule = Arc::new(code("0.77"));
-        let rules = Rules::new(misere, TakeLimit::Code(rule)).unwrap();
+        let rules = Rules::new(misere, TakeLimit::Uniform(HeapRule::Code(rule))).unwrap();
         let solver = Solver::new(&start, &rules, 1 << 20).unwrap();
         assert!(solver.winning_moves(&start).is_err(), "every move: refused");
         let moves = solver.winning_moves_by_class(&start, nimkit::code::Scan::First);

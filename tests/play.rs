@@ -1,6 +1,7 @@
 //! Games, computer players and self-play.
 use nimkit::error::Error;
 use nimkit::game::Game;
+use nimkit::heap::HeapRule;
 use nimkit::players::{perfect_move, random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
@@ -10,8 +11,8 @@ use rand::SeedableRng;
 
 fn all_rules() -> Vec<Rules> {
     [
-        TakeLimit::None,
-        TakeLimit::All(3),
+        TakeLimit::default(),
+        TakeLimit::limit(3),
         TakeLimit::per_heap([Some(2), None, Some(4)]),
     ]
     .into_iter()
@@ -43,7 +44,7 @@ fn push_pop_and_the_winner() {
         Game::new(vec![1], Rules::normal(), 2),
         Err(Error::NoSuchPlayer(2))
     );
-    let limited = Rules::new(false, TakeLimit::All(2)).unwrap();
+    let limited = Rules::new(false, TakeLimit::limit(2)).unwrap();
     let mut game = Game::new(vec![5], limited, 0).unwrap();
     assert!(matches!(
         game.push(Move::new(0, 3)),
@@ -140,8 +141,8 @@ fn random_moves_are_legal_and_cover_every_move() {
     assert_eq!(random_move(&[0, 0], &rules, &mut rng), None);
     // An empty heap between two others, and every kind of rule.
     for limit in [
-        TakeLimit::None,
-        TakeLimit::All(2),
+        TakeLimit::default(),
+        TakeLimit::limit(2),
         TakeLimit::per_heap([Some(1), None, Some(3)]),
     ] {
         let rules = Rules::new(false, limit).unwrap();
@@ -215,12 +216,12 @@ fn error_rates_must_be_probabilities() {
 /// "fallible" with an error rate of 1 (a certain blunder draws no random number).
 #[test]
 fn the_random_self_play_loop_plays_the_general_loops_games() {
-    let sets = Rules::new(true, TakeLimit::Set(set(&[1, 3, 4]))).unwrap();
+    let sets = Rules::new(true, TakeLimit::Uniform(HeapRule::Set(set(&[1, 3, 4])))).unwrap();
     let cases = [
         (vec![1, 3, 5, 7], Rules::misere()),
         (
             vec![9, 4, 12],
-            Rules::new(false, TakeLimit::All(3)).unwrap(),
+            Rules::new(false, TakeLimit::limit(3)).unwrap(),
         ),
         (vec![6, 11], sets),
         (vec![5, 0, 8, 2, 7, 3, 1, 4], Rules::normal()),

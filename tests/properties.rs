@@ -1,4 +1,5 @@
 //! Properties of the closed forms on huge heaps (up to u64::MAX), where no search reaches.
+use nimkit::heap::HeapRule;
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::theory::{self, Outcome};
@@ -17,8 +18,8 @@ fn game() -> impl Strategy<Value = (Vec<u64>, Rules)> {
     prop::collection::vec(heap(), 0..7).prop_flat_map(|heaps| {
         let n = heaps.len();
         let limits = prop_oneof![
-            Just(TakeLimit::None),
-            limit().prop_map(TakeLimit::All),
+            Just(TakeLimit::default()),
+            limit().prop_map(TakeLimit::limit),
             prop::collection::vec(prop::option::of(limit()), n).prop_map(TakeLimit::per_heap),
         ];
         (Just(heaps), any::<bool>(), limits)
@@ -74,8 +75,8 @@ proptest! {
 
     #[test]
     fn grundy_is_below_the_modulus(n in heap(), k in limit()) {
-        let g = theory::grundy(n, Some(k));
+        let g = HeapRule::Limit(k).grundy(n);
         prop_assert!(g <= k && g <= n);
-        prop_assert_eq!(theory::grundy(n, None), n);
+        prop_assert_eq!(HeapRule::Nim.grundy(n), n);
     }
 }

@@ -6,14 +6,14 @@ use nimkit::rules::{Rules, TakeLimit};
 #[test]
 fn take_limits_must_be_positive() {
     assert_eq!(
-        Rules::new(false, TakeLimit::All(0)),
+        Rules::new(false, TakeLimit::limit(0)),
         Err(Error::ZeroTakeLimit { heap: None })
     );
     assert_eq!(
         Rules::new(true, TakeLimit::per_heap([Some(2), None, Some(0)])),
         Err(Error::ZeroTakeLimit { heap: Some(2) })
     );
-    assert!(Rules::new(false, TakeLimit::All(u64::MAX)).is_ok());
+    assert!(Rules::new(false, TakeLimit::limit(u64::MAX)).is_ok());
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn per_heap_limits_come_one_per_heap() {
 
 #[test]
 fn illegal_moves_say_why() {
-    let rules = Rules::new(false, TakeLimit::All(3)).unwrap();
+    let rules = Rules::new(false, TakeLimit::limit(3)).unwrap();
     let heaps = [5, 2];
     let cases = [
         (Move::new(2, 1), Error::NoSuchHeap { heap: 2, heaps: 2 }),

@@ -2,8 +2,8 @@
 //! of take-limit Nim. Rules with subtraction sets are checked against search in
 //! tests/subtraction_rules.rs.
 use nimkit::error::Error;
+use nimkit::heap::limit;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
-use nimkit::theory;
 use proptest::prelude::*;
 
 fn sequence(elements: &[u64]) -> GrundySequence {
@@ -16,11 +16,7 @@ fn take_limits_are_the_sets_one_to_k() {
         let g = sequence(&(1..=k).collect::<Vec<_>>());
         assert_eq!(g.period(), (0, k as usize + 1));
         for n in (0..500).chain([u64::MAX - 3, u64::MAX]) {
-            assert_eq!(
-                u64::from(g.grundy(n)),
-                theory::grundy(n, Some(k)),
-                "n={n} k={k}"
-            );
+            assert_eq!(u64::from(g.grundy(n)), limit::grundy(n, k), "n={n} k={k}");
         }
     }
 }

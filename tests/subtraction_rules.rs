@@ -11,9 +11,10 @@ use ndarray::{Array2, ArrayD, IxDyn};
 use nimkit::batch;
 use nimkit::error::Error;
 use nimkit::game::Game;
+use nimkit::heap::HeapRule;
 use nimkit::players::{random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
-use nimkit::rules::{HeapTake, Rules, TakeLimit};
+use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
 use nimkit::subtraction::{GrundySequence, SubtractionSet};
@@ -27,7 +28,7 @@ fn set(elements: &[u64]) -> Arc<GrundySequence> {
 }
 
 fn set_rules(misere: bool, elements: &[u64]) -> Rules {
-    Rules::new(misere, TakeLimit::Set(set(elements))).unwrap()
+    Rules::new(misere, TakeLimit::Uniform(HeapRule::Set(set(elements)))).unwrap()
 }
 
 /// Normal play: outcome and the exact list of winning moves (several per heap now)
@@ -94,11 +95,11 @@ fn check_remoteness(bounds: &[u64], rules: &Rules) {
     }
 }
 
-fn heap_take() -> impl Strategy<Value = HeapTake> {
+fn heap_take() -> impl Strategy<Value = HeapRule> {
     prop_oneof![
-        Just(HeapTake::Any),
-        (1..5u64).prop_map(HeapTake::UpTo),
-        prop::collection::vec(1..8u64, 1..4).prop_map(|s| HeapTake::Set(set(&s))),
+        Just(HeapRule::Nim),
+        (1..5u64).prop_map(HeapRule::Limit),
+        prop::collection::vec(1..8u64, 1..4).prop_map(|s| HeapRule::Set(set(&s))),
     ]
 }
 
@@ -152,7 +153,7 @@ fn sets_one_to_k_equal_the_closed_forms_of_take_limits() {
     for k in 1..=6u64 {
         for misere in [false, true] {
             let as_set = set_rules(misere, &(1..=k).collect::<Vec<_>>());
-            let as_limit = Rules::new(misere, TakeLimit::All(k)).unwrap();
+            let as_limit = Rules::new(misere, TakeLimit::limit(k)).unwrap();
             assert!(as_set.has_closed_form());
             let solved = |r: &Rules| BoxSolution::solve(&bounds, r, u64::MAX).unwrap();
             let (a, b) = (solved(&as_set), solved(&as_limit));

@@ -22,8 +22,8 @@ fn by_search(bounds: &[u64], rules: &Rules) -> Vec<u64> {
 fn rules_strategy(heaps: usize) -> impl Strategy<Value = Rules> {
     let limit = 1..8u64;
     let limits = prop_oneof![
-        Just(TakeLimit::None),
-        limit.clone().prop_map(TakeLimit::All),
+        Just(TakeLimit::default()),
+        limit.clone().prop_map(TakeLimit::limit),
         prop::collection::vec(prop::option::of(limit), heaps).prop_map(TakeLimit::per_heap),
     ];
     (any::<bool>(), limits).prop_map(|(misere, limit)| Rules::new(misere, limit).unwrap())
@@ -75,7 +75,7 @@ fn counts_of_huge_boxes_have_closed_forms() {
     // q^m times the number of remainder tuples with XOR 0.
     let q = 200_000_000_000_000_000u64;
     let bounds = vec![q * 5 - 1; 10];
-    let rules = Rules::new(false, TakeLimit::All(4)).unwrap();
+    let rules = Rules::new(false, TakeLimit::limit(4)).unwrap();
     let mut by_xor = [1u64, 0, 0, 0, 0, 0, 0, 0];
     for _ in 0..10 {
         let mut next = [0u64; 8];
@@ -90,7 +90,7 @@ fn counts_of_huge_boxes_have_closed_forms() {
     assert_eq!(count_p_positions(&bounds, &rules).unwrap(), expected);
     // Misère differs from normal play only among positions with every value 0 or 1;
     // here remainders 0 and 1 are equally common, so as many flip each way.
-    let misere = Rules::new(true, TakeLimit::All(4)).unwrap();
+    let misere = Rules::new(true, TakeLimit::limit(4)).unwrap();
     assert_eq!(count_p_positions(&bounds, &misere).unwrap(), expected);
     let near_max = vec![u64::MAX - 3; 10];
     assert!(count_p_positions(&near_max, &Rules::misere()).unwrap() > BigUint::from(0u8));
@@ -101,7 +101,7 @@ fn listing_near_the_top_of_u64() {
     let bounds = [u64::MAX, 3];
     let rows = p_positions(&bounds, &Rules::normal()).unwrap();
     assert_eq!(rows, vec![0, 0, 1, 1, 2, 2, 3, 3]);
-    let rules = Rules::new(false, TakeLimit::All(u64::MAX - 1)).unwrap();
+    let rules = Rules::new(false, TakeLimit::limit(u64::MAX - 1)).unwrap();
     let rows = p_positions(&[u64::MAX, 1], &rules).unwrap();
     // Grundy of u64::MAX with modulus u64::MAX is 0.
     assert_eq!(rows, vec![0, 0, 1, 1, u64::MAX, 0]);

@@ -4,16 +4,19 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use nimkit::code::{proven_period, TakeAndBreak};
-use nimkit::multiset::MultisetSolution;
-use nimkit::position::{apply, undo, Move, Parts, Position};
+use nimkit::code::TakeAndBreak;
+use nimkit::heap::periodic::proven_period;
+use nimkit::heap::HeapRule;
+use nimkit::heap::Parts;
+use nimkit::position::{apply, undo, Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::MultisetSolution;
 use nimkit::theory::{self, Outcome};
 use proptest::prelude::*;
 
 fn rules(code: &str, misere: bool) -> Rules {
     let code = Arc::new(TakeAndBreak::parse(code).unwrap());
-    Rules::new(misere, TakeLimit::Code(code)).unwrap()
+    Rules::new(misere, TakeLimit::Uniform(HeapRule::Code(code))).unwrap()
 }
 
 fn values(code: &str, count: usize) -> Vec<u32> {
@@ -433,7 +436,7 @@ fn one_search_answers_a_game() {
         assert_eq!(again.outcome(&after), Outcome::P);
     }
     // A box solver for misère play of a subtraction set behaves the same.
-    let set = Rules::new(true, TakeLimit::All(3)).unwrap();
+    let set = Rules::new(true, TakeLimit::limit(3)).unwrap();
     let first = shared(&[9, 9], &set, 1 << 20).unwrap();
     assert!(first.covers(&[3, 9]) && !first.covers(&[10, 0]) && !first.covers(&[1]));
     // Other rules, or a larger max_positions than the cached solver had, search anew.

@@ -17,8 +17,8 @@ fn check_box(bounds: &[u64], rules: &Rules) {
 }
 
 fn uniform_limits() -> Vec<TakeLimit> {
-    let mut limits = vec![TakeLimit::None];
-    limits.extend([1, 2, 3, 4, 6].map(TakeLimit::All));
+    let mut limits = vec![TakeLimit::default()];
+    limits.extend([1, 2, 3, 4, 6].map(TakeLimit::limit));
     limits
 }
 
@@ -72,7 +72,7 @@ fn classic_positions() {
         theory::outcome(&[1, 3, 5, 7], &misere).unwrap(),
         theory::Outcome::P
     );
-    let lights = Rules::new(true, TakeLimit::All(3)).unwrap();
+    let lights = Rules::new(true, TakeLimit::limit(3)).unwrap();
     assert_eq!(theory::outcome(&[13], &lights).unwrap(), theory::Outcome::P);
     let normal = Rules::normal();
     assert_eq!(

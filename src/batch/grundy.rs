@@ -1,9 +1,8 @@
 //! How the kernels compute Grundy values: one strategy per kind of take limit, each
 //! monomorphised, so that plain Nim pays for no remainder at all.
 use super::ints::{HeapInt, UInt};
-use crate::code::TakeAndBreak;
-use crate::rules::{Rules, Take};
-use crate::subtraction::GrundySequence;
+use crate::heap::HeapRule;
+use crate::rules::Rules;
 
 /// Per-heap Grundy values, and the summary of a block of positions of `M` heaps:
 /// the XOR and the OR of their Grundy values (the OR exceeds 1 exactly when some
@@ -138,26 +137,26 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
     }
 }
 
-/// A rule per heap: a limit (`k + 1` as the modulus), none, a subtraction set or a
-/// take-and-break code.
+/// A rule per heap: takes 1..k (`k + 1` as the modulus, or none past the type's
+/// range), or any other rule, which gives its value itself.
 pub struct PerHeap<'a, U: UInt>(Vec<HeapGrundy<'a, U>>);
 
 enum HeapGrundy<'a, U: UInt> {
     Own,
     Rem(U::Modulus),
-    Set(&'a GrundySequence),
-    Code(&'a TakeAndBreak),
+    Rule(&'a HeapRule),
 }
 
 impl<'a, U: UInt> PerHeap<'a, U> {
     pub fn new(rules: &'a Rules, heaps: usize) -> Self {
         PerHeap(
             (0..heaps)
-                .map(|i| match rules.take_for(i) {
-                    Take::Any => HeapGrundy::Own,
-                    Take::UpTo(k) => U::modulus(k).map_or(HeapGrundy::Own, HeapGrundy::Rem),
-                    Take::Set(set) => HeapGrundy::Set(set),
-                    Take::Code(code) => HeapGrundy::Code(code),
+                .map(|i| {
+                    let rule = rules.take_for(i);
+                    match rule.interval() {
+                        Some(k) => U::modulus(k).map_or(HeapGrundy::Own, HeapGrundy::Rem),
+                        None => HeapGrundy::Rule(rule),
+                    }
                 })
                 .collect(),
         )
@@ -171,8 +170,7 @@ impl<U: UInt> Grundy<U> for PerHeap<'_, U> {
             HeapGrundy::Own => n,
             HeapGrundy::Rem(m) => n.rem(*m),
             // A Grundy value is at most the heap: it fits in the heap's type.
-            HeapGrundy::Set(set) => U::truncate(u64::from(set.grundy(n.to_u64()))),
-            HeapGrundy::Code(code) => U::truncate(u64::from(code.grundy(n.to_u64()))),
+            HeapGrundy::Rule(rule) => U::truncate(rule.grundy(n.to_u64())),
         }
     }
 }

@@ -20,7 +20,8 @@ pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
 use self::layout::{for_blocks, map_positions, with_row, CHUNK};
 use crate::code::Scan;
 use crate::error::{Error, Result};
-use crate::rules::{Rules, Take, TakeLimit};
+use crate::heap::{limit, HeapRule};
+use crate::rules::Rules;
 use crate::solver::Solver;
 use crate::theory::{self, Outcome};
 
@@ -296,15 +297,13 @@ fn dispatch<T: HeapInt>(
 ) -> Result<()> {
     check(heaps, rules, out_shapes)?;
     let m = heaps.shape().last().copied().unwrap_or(0);
-    match rules.take_limit() {
-        TakeLimit::None => kernel.run(&NoLimit),
-        TakeLimit::All(k) => match T::U::modulus(*k) {
+    // Takes 1..k for every heap: remainders by k + 1 (none past the type's range).
+    match rules.uniform().and_then(HeapRule::interval) {
+        Some(k) => match T::U::modulus(k) {
             Some(modulus) => kernel.run(&Uniform::<T::U>(modulus)),
             None => kernel.run(&NoLimit),
         },
-        TakeLimit::Set(_) | TakeLimit::Code(_) | TakeLimit::PerHeap(_) => {
-            kernel.run(&PerHeap::<T::U>::new(rules, m))
-        }
+        None => kernel.run(&PerHeap::<T::U>::new(rules, m)),
     }
     Ok(())
 }
@@ -371,7 +370,7 @@ where
 fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
     row: &[T],
     g: &G,
-    takes: &[Take<'_>],
+    takes: &[&HeapRule],
     misere: bool,
     mut visit: impl FnMut(usize, Option<u64>),
 ) {
@@ -385,8 +384,10 @@ fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
         let v = g.grundy(i, n.unsigned()).to_u64();
         let target = theory::target_grundy(x ^ v, big > usize::from(v > 1), misere);
         let n = n.unsigned().to_u64();
-        match takes[i] {
-            Take::Set(_) | Take::Code(_) => {
+        match takes[i].interval() {
+            // Takes 1..k: at most one move, in O(1).
+            Some(k) => visit(i, limit::take_from(n, v, k.checked_add(1), target)),
+            None => {
                 let found: SmallVec<[u64; 8]> = takes[i]
                     .to_grundy(n, target, Scan::Every)
                     .map(|option| option.take)
@@ -398,13 +399,12 @@ fn for_each_heap_move<T: HeapInt, G: Grundy<T::U>>(
                     visit(i, Some(take));
                 }
             }
-            take => visit(i, theory::take_from(n, v, take.modulus(), target)),
         }
     }
 }
 
 /// What one turn may take from each heap.
-fn takes(rules: &Rules, heaps: usize) -> Vec<Take<'_>> {
+fn takes(rules: &Rules, heaps: usize) -> Vec<&HeapRule> {
     (0..heaps).map(|i| rules.take_for(i)).collect()
 }
 

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use crate::alloc;
 use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
-use crate::multiset::MultisetSolution;
+use crate::heap::HeapRule;
 use crate::rules::{Rules, TakeLimit};
+use crate::search::MultisetSolution;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Genus {
@@ -133,7 +134,7 @@ pub fn of_heaps(
             misere: true,
         });
     }
-    let rules = Rules::new(true, TakeLimit::Code(Arc::clone(rule)))?;
+    let rules = Rules::new(true, TakeLimit::Uniform(HeapRule::Code(Arc::clone(rule))))?;
     let starts = heaps.iter().map(|&n| vec![n]);
     let top: Vec<u64> = heaps.iter().max().into_iter().copied().collect();
     let solution = MultisetSolution::solve_each(starts, &top, &rules, max_positions, done)?;

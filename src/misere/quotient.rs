@@ -1,9 +1,10 @@
 //! A computed misère quotient and what it answers: the outcome of any position of
 //! the heaps it covers (every heap once the heap-to-element map is proven periodic).
 use super::monoid::Monoid;
-use crate::code::{self, Scan, TakeAndBreak};
+use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
-use crate::position::{HeapMove, Move};
+use crate::heap::{periodic, HeapMove};
+use crate::position::Move;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MisereQuotient {
@@ -61,7 +62,7 @@ impl MisereQuotient {
     /// Preperiod plus period of the heap-to-element map, once proven: where the scan
     /// of a heap's options may go by classes of equal elements.
     pub fn reach(&self) -> Option<u64> {
-        self.period.map(|(pre, p)| code::reach(pre, p))
+        self.period.map(|(pre, p)| periodic::reach(pre, p))
     }
 
     /// Whether every heap of `heaps` has an element (computed, or from the period).

@@ -20,7 +20,8 @@ use super::monoid::Monoid;
 use super::quotient::MisereQuotient;
 use super::walk::{Checker, Marker, Walk, Word};
 use crate::error::{Error, Result};
-use crate::heap::code::{period_search, PeriodSearch, TakeAndBreak};
+use crate::heap::code::TakeAndBreak;
+use crate::heap::periodic::{period_search, PeriodSearch};
 use crate::interrupt::Poll;
 
 /// The most states a check of one presentation may meet.

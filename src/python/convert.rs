@@ -9,7 +9,8 @@ use pyo3::IntoPyObjectExt;
 use super::code::PyTakeAndBreak;
 use super::position::PyPosition;
 use super::subtraction::PySubtractionGame;
-use crate::rules::{HeapTake, Rules, TakeLimit};
+use crate::heap::HeapRule;
+use crate::rules::{Rules, TakeLimit};
 
 /// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
 /// (numpy integers), but never bool, float or str, and never a silent cast.
@@ -106,35 +107,32 @@ pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     uints(obj, "heaps", "heap")
 }
 
-/// The take rule of one heap: None (no limit), an integer limit, a SubtractionGame or
-/// a TakeAndBreak.
-fn heap_take(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapTake> {
+/// The rule of one heap: None (no limit), an integer limit, a SubtractionGame or a
+/// TakeAndBreak.
+fn heap_rule(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapRule> {
     if obj.is_none() {
-        return Ok(HeapTake::Any);
+        return Ok(HeapRule::Nim);
     }
     if let Ok(game) = obj.cast::<PySubtractionGame>() {
-        return Ok(HeapTake::Set(game.get().sequence()));
+        return Ok(HeapRule::Set(game.get().sequence()));
     }
     if let Ok(code) = obj.cast::<PyTakeAndBreak>() {
-        return Ok(HeapTake::Code(code.get().rule()));
+        return Ok(HeapRule::Code(code.get().rule()));
     }
-    uint(obj, what).map(HeapTake::UpTo)
+    uint(obj, what).map(HeapRule::Limit)
 }
 
 /// The take rule as nimkit.Rules passes it: None (no limit), one integer limit or one
-/// SubtractionGame for every heap, or a sequence with one of those (or None) per heap.
+/// SubtractionGame or TakeAndBreak for every heap, or a sequence with one of those
+/// (or None) per heap.
 pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
-    if obj.is_none() {
-        return Ok(TakeLimit::None);
-    }
-    if let Ok(game) = obj.cast::<PySubtractionGame>() {
-        return Ok(TakeLimit::Set(game.get().sequence()));
-    }
-    if let Ok(code) = obj.cast::<PyTakeAndBreak>() {
-        return Ok(TakeLimit::Code(code.get().rule()));
-    }
-    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
-        return Ok(TakeLimit::All(uint(obj, "max_take")?));
+    let single = obj.is_none()
+        || obj.cast::<PySubtractionGame>().is_ok()
+        || obj.cast::<PyTakeAndBreak>().is_ok()
+        || obj.is_instance_of::<PyInt>()
+        || obj.hasattr("__index__")?;
+    if single {
+        return heap_rule(obj, "max_take").map(TakeLimit::Uniform);
     }
     let takes = items(obj, "max_take").map_err(|_| {
         PyTypeError::new_err(format!(
@@ -147,7 +145,7 @@ pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
     takes
         .iter()
         .enumerate()
-        .map(|(i, take)| heap_take(take, &format!("max_take for heap {i}")))
+        .map(|(i, take)| heap_rule(take, &format!("max_take for heap {i}")))
         .collect::<PyResult<_>>()
         .map(TakeLimit::PerHeap)
 }
@@ -157,21 +155,19 @@ pub fn rules(misere: bool, max_take: &Bound<'_, PyAny>) -> PyResult<Rules> {
     Ok(Rules::new(misere, take_limit(max_take)?)?)
 }
 
-/// A take rule as Python sees it: None, an int, a SubtractionGame, or a tuple of those.
+/// A take rule as Python sees it: None, an int, a SubtractionGame, a TakeAndBreak, or
+/// a tuple of those.
 pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bound<'py, PyAny>> {
-    let heap = |take: &HeapTake| match take {
-        HeapTake::Any => Ok(py.None().into_bound(py)),
-        HeapTake::UpTo(k) => k.into_bound_py_any(py),
-        HeapTake::Set(set) => PySubtractionGame::from(Arc::clone(set)).into_bound_py_any(py),
-        HeapTake::Code(code) => PyTakeAndBreak::from(Arc::clone(code)).into_bound_py_any(py),
+    let heap = |rule: &HeapRule| match rule {
+        HeapRule::Nim => Ok(py.None().into_bound(py)),
+        HeapRule::Limit(k) => k.into_bound_py_any(py),
+        HeapRule::Set(set) => PySubtractionGame::from(Arc::clone(set)).into_bound_py_any(py),
+        HeapRule::Code(code) => PyTakeAndBreak::from(Arc::clone(code)).into_bound_py_any(py),
     };
     match limit {
-        TakeLimit::None => heap(&HeapTake::Any),
-        TakeLimit::All(k) => heap(&HeapTake::UpTo(*k)),
-        TakeLimit::Set(set) => heap(&HeapTake::Set(Arc::clone(set))),
-        TakeLimit::Code(code) => heap(&HeapTake::Code(Arc::clone(code))),
-        TakeLimit::PerHeap(takes) => {
-            let items = takes.iter().map(heap).collect::<PyResult<Vec<_>>>()?;
+        TakeLimit::Uniform(rule) => heap(rule),
+        TakeLimit::PerHeap(rules) => {
+            let items = rules.iter().map(heap).collect::<PyResult<Vec<_>>>()?;
             Ok(PyTuple::new(py, items)?.into_any())
         }
     }

@@ -6,7 +6,8 @@ use pyo3::types::{PyBool, PyTuple};
 
 use super::convert;
 use crate::error::Error;
-use crate::position::{Move, Parts};
+use crate::heap::Parts;
+use crate::position::Move;
 
 /// Take ``take`` objects from heap number ``heap`` (counted from 0); with ``into``,
 /// split what is left into two or three heaps.

@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::{advance, checked_box_size};
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::heap::{HeapMove, HeapRule};
 use crate::interrupt::Poll;
-use crate::position::{HeapMove, Move};
-use crate::rules::{Rules, Take};
-use crate::search::{advance, checked_box_size};
+use crate::position::Move;
+use crate::rules::Rules;
 use crate::theory::Outcome;
 
 /// The most moves one search weighs: about 40 s of work (release build, 3.4 million
@@ -225,7 +226,7 @@ impl MultisetSolution {
     fn frame(
         &self,
         id: u32,
-        take: Take<'_>,
+        take: &HeapRule,
         children: &mut Children,
         moves_left: &mut u64,
     ) -> std::result::Result<Frame, Stop> {
@@ -397,7 +398,7 @@ fn distinct(heaps: &[u64]) -> impl Iterator<Item = u64> + '_ {
 /// in one buffer from the sorted parent, with no allocation per move.
 fn for_each_child(
     heaps: &[u64],
-    take: Take<'_>,
+    take: &HeapRule,
     mut visit: impl FnMut(&[u64]) -> Result<()>,
 ) -> Result<()> {
     // Room for the parent's heaps and the parts of any option (at most three).
@@ -483,7 +484,7 @@ fn box_positions<'a>(
 }
 
 /// The position's key: its heaps that have a move, sorted.
-fn canonical(heaps: impl IntoIterator<Item = u64>, take: Take<'_>) -> Vec<u64> {
+fn canonical(heaps: impl IntoIterator<Item = u64>, take: &HeapRule) -> Vec<u64> {
     let mut key: Vec<u64> = heaps.into_iter().filter(|&n| take.has_move(n)).collect();
     key.sort_unstable();
     key

@@ -3,12 +3,13 @@
 //! A position with no move is P in normal play and N in misère play; any other
 //! position is N exactly when some move reaches a P-position. Every move lowers a
 //! heap, so one pass in increasing mixed-radix order labels the whole box.
+use super::{advance, box_moves, layout, moves_text, MAX_BOX_MOVES};
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::heap::HeapRule;
 use crate::interrupt::Poll;
-use crate::multiset;
 use crate::position::Move;
-use crate::rules::{Rules, Take};
+use crate::rules::Rules;
 use crate::theory::Outcome;
 
 /// The outcome of every position with heap `i` in `0..=bounds[i]`.
@@ -107,6 +108,11 @@ impl BoxSolution {
         Ok(remoteness)
     }
 
+    /// P or N for every position, as `is_p`, given up.
+    pub fn into_is_p(self) -> Vec<bool> {
+        self.is_p
+    }
+
     /// The outcome of one position inside the box.
     pub fn outcome(&self, heaps: &[u64]) -> Outcome {
         if self.is_p[self.index(heaps)] {
@@ -155,20 +161,14 @@ impl BoxSolution {
 /// its moves is looked up. Returns the same as `BoxSolution::solve(..).is_p()`.
 pub fn solve_outcomes(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Vec<bool>> {
     if rules.splits() {
-        return solve_box(bounds, rules, max_positions, false).map(|(is_p, _)| is_p);
+        return super::solve_box(bounds, rules, max_positions, false).map(|(is_p, _)| is_p);
     }
     let (size, strides) = layout(bounds, rules, max_positions)?;
     let m = bounds.len();
-    let takes: Vec<Take> = (0..m).map(|i| rules.take_for(i)).collect();
-    // How far below a P-position may lie on a line; `None` for subtraction sets.
-    let reach: Vec<Option<u64>> = takes
-        .iter()
-        .map(|take| match take {
-            Take::Any => Some(u64::MAX),
-            Take::UpTo(k) => Some(*k),
-            Take::Set(_) | Take::Code(_) => None,
-        })
-        .collect();
+    let takes: Vec<&HeapRule> = (0..m).map(|i| rules.take_for(i)).collect();
+    // How far below a P-position may lie on a line; `None` where a rule's takes are not
+    // 1..k (sets and codes: their moves are looked up).
+    let reach: Vec<Option<u64>> = takes.iter().map(|take| take.interval()).collect();
     let last_p: Result<Vec<Vec<u64>>> = (0..m)
         .map(|i| match reach[i] {
             Some(_) => alloc::filled(size / (bounds[i] as usize + 1), NONE),
@@ -204,7 +204,7 @@ const NONE: u64 = u64::MAX;
 struct Walk<'a> {
     bounds: &'a [u64],
     strides: &'a [usize],
-    takes: &'a [Take<'a>],
+    takes: &'a [&'a HeapRule],
     reach: &'a [Option<u64>],
     misere: bool,
 }
@@ -271,118 +271,5 @@ impl Walk<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// Outcomes and, with `remoteness`, remoteness of every position of the box, in
-/// lexicographic order: by the retrograde pass over the box, or, when moves split
-/// heaps (positions then leave the box), by the multiset search from every position
-/// of the box.
-pub fn solve_box(
-    bounds: &[u64],
-    rules: &Rules,
-    max_positions: u64,
-    remoteness: bool,
-) -> Result<(Vec<bool>, Option<Vec<u32>>)> {
-    if rules.splits() {
-        return multiset::solve_box(bounds, rules, max_positions, remoteness);
-    }
-    let solution = BoxSolution::solve(bounds, rules, max_positions)?;
-    let distances = remoteness.then(|| solution.remoteness()).transpose()?;
-    Ok((solution.is_p, distances))
-}
-
-/// Check a box against the rules and the size limit; return its size and the
-/// index strides of its heaps (lexicographic order, last heap fastest).
-fn layout(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<(usize, Vec<usize>)> {
-    if rules.splits() {
-        return Err(Error::NotForSplits("searching a box"));
-    }
-    let size = checked_box_size(bounds, rules, max_positions)?;
-    let mut strides = vec![1usize; bounds.len()];
-    for i in (0..bounds.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * (bounds[i + 1] as usize + 1);
-    }
-    Ok((size, strides))
-}
-
-/// The number of positions of the box, checked against the rules and refused past
-/// `max_positions` (so it fits in usize: the caller allocates that many).
-pub fn checked_box_size(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<usize> {
-    rules.check_position(bounds)?;
-    let size = box_size(bounds);
-    if size > u128::from(max_positions) {
-        return Err(Error::BoxTooLarge {
-            positions: size,
-            limit: max_positions,
-        });
-    }
-    Ok(size as usize)
-}
-
-/// The most moves a box search may weigh: seconds of work (one heap of about 65,000
-/// with no take limit, whose cost is quadratic in the heap).
-pub const MAX_BOX_MOVES: u128 = 1 << 31;
-
-/// How many moves a walk over every position of the box weighs: for each heap, the
-/// positions of the other heaps times every (size, take) pair of this one, `sum over
-/// legal takes t <= b of (b - t + 1)` (saturating).
-pub fn box_moves(bounds: &[u64], rules: &Rules) -> u128 {
-    let size = box_size(bounds);
-    let pairs = |b: u64, t: u64| u128::from(b.saturating_sub(t) + 1) * u128::from(t <= b);
-    bounds
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            let b128 = u128::from(b);
-            // Takes 1..=m: m (b + 1) - m (m + 1) / 2 pairs.
-            let up_to = |m: u128| m.saturating_mul(b128 + 1) - m.saturating_mul(m + 1) / 2;
-            let per_heap = match rules.take_for(i) {
-                Take::Any => up_to(b128),
-                Take::UpTo(k) => up_to(u128::from(k.min(b))),
-                Take::Set(set) => set.set().elements().iter().map(|&t| pairs(b, t)).sum(),
-                Take::Code(code) => (1..=code.max_take()).map(|t| pairs(b, t)).sum(),
-            };
-            (size / (b128 + 1)).saturating_mul(per_heap)
-        })
-        .fold(0u128, u128::saturating_add)
-}
-
-/// How the moves of a box search add up, in words, for the rules asked about.
-fn moves_text(bounds: &[u64], rules: &Rules) -> String {
-    let positions = box_size(bounds);
-    let each = |i: usize| match rules.take_for(i) {
-        Take::Any => "as many takes as the heap holds".into(),
-        Take::UpTo(k) => format!("up to {k} takes"),
-        Take::Set(set) => format!("up to {} takes", set.set().elements().len()),
-        Take::Code(code) => format!("up to {} takes", code.max_take()),
-    };
-    let takes: Vec<String> = (0..bounds.len()).map(each).collect();
-    if takes.windows(2).all(|w| w[0] == w[1]) {
-        let take = takes.first().map_or("no take", String::as_str);
-        format!("each of the {positions} positions weighs {take} from each heap")
-    } else {
-        format!(
-            "each of the {positions} positions weighs, heap by heap: {}",
-            takes.join("; ")
-        )
-    }
-}
-
-/// The number of positions in the box (saturating: past u128 it is too large anyway).
-pub fn box_size(bounds: &[u64]) -> u128 {
-    bounds
-        .iter()
-        .fold(1u128, |size, &b| size.saturating_mul(u128::from(b) + 1))
-}
-
-/// Step `heaps` to the next position of the box in lexicographic order.
-pub fn advance(heaps: &mut [u64], bounds: &[u64]) {
-    for i in (0..heaps.len()).rev() {
-        if heaps[i] < bounds[i] {
-            heaps[i] += 1;
-            return;
-        }
-        heaps[i] = 0;
     }
 }

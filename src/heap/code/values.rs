@@ -1,0 +1,345 @@
+//! A code's Grundy values: computed on demand (the definition, or the sparse-space
+//! method), cached in the rule, checked for a period as they grow, and read off the
+//! period once it is proven.
+use std::sync::PoisonError;
+
+use super::{Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
+use crate::alloc;
+use crate::error::{Error, Result};
+use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
+use crate::heap::HeapMove;
+use crate::interrupt::Poll;
+
+impl TakeAndBreak {
+    /// Whether values come from the sparse-space method (`sparse_space`) rather than
+    /// from the definition alone.
+    pub fn uses_sparse_space(&self) -> bool {
+        self.read().sparse.is_some()
+    }
+
+    /// The sparse space found so far: the mask, whether heap parity joins it, and
+    /// the heaps whose values are rare. `None` for codes computed by the definition.
+    pub fn sparse_space(&self) -> Option<(u32, bool, Vec<usize>)> {
+        let sequence = self.read();
+        let sparse = sequence.sparse.as_ref()?;
+        let (mask, parity) = sparse.mask();
+        Some((mask, parity, sparse.rare_heaps().to_vec()))
+    }
+
+    /// The Grundy value of a heap of `n`. Computes by the definition up to `n` when no
+    /// period is proven: call `ensure(n)` first to bound that work.
+    pub fn grundy(&self, n: u64) -> u32 {
+        if let Some(periodic) = self.periodic.get() {
+            return periodic.value(n);
+        }
+        if let Some(&v) = self.read().values.get(n as usize) {
+            return v;
+        }
+        // Callers bound this work with `ensure` first, which polls for Ctrl-C.
+        let _ = self.grow(n as usize + 1, &mut |_| {});
+        match self.periodic.get() {
+            Some(periodic) => periodic.value(n),
+            None => self.read().values[n as usize],
+        }
+    }
+
+    /// The value of an option: the XOR of the parts' values.
+    pub fn option_value(&self, n: u64, option: &HeapMove) -> u32 {
+        match option.into.sizes() {
+            [] => self.grundy(n - option.take),
+            parts => parts.iter().fold(0, |x, &p| x ^ self.grundy(p)),
+        }
+    }
+
+    /// Make the value of a heap of `n` available: computed (up to `naive_limit`) or
+    /// given by a proven period; else `Error::CodeHeapTooLarge`.
+    pub fn ensure(&self, n: u64) -> Result<()> {
+        if self.periodic.get().is_some() || (n as usize) < self.read().values.len() {
+            return Ok(());
+        }
+        let limit = self.naive_limit();
+        self.grow(n.min(limit) as usize + 1, &mut |_| {})?;
+        if n <= limit || self.periodic.get().is_some() {
+            Ok(())
+        } else {
+            Err(Error::CodeHeapTooLarge {
+                code: self.code(),
+                heap: n,
+                limit,
+                provable: self.period_provable(),
+            })
+        }
+    }
+
+    /// Refuse to look through the options of a heap of `n` for winning moves when
+    /// they are more than `MAX_SCANNED_OPTIONS` (a split of a heap of `n` has about
+    /// `n / 2` options, so the scan is bounded, not the heap), unless `reach` is given
+    /// and the scan may go by classes (`scanned_options`).
+    pub fn check_scan(&self, n: u64, reach: Option<u64>) -> Result<()> {
+        let options = self.count(n);
+        if options > MAX_SCANNED_OPTIONS && !(reach.is_some() && self.has_classes()) {
+            return Err(Error::TooManyOptions {
+                heap: n,
+                options,
+                limit: MAX_SCANNED_OPTIONS,
+            });
+        }
+        Ok(())
+    }
+
+    /// The first `count` values (`ensure(count - 1)` first).
+    pub fn first(&self, count: usize) -> Result<Vec<u32>> {
+        self.grow(count, &mut |_| {})?;
+        self.values_as(count)
+    }
+
+    /// Whether `values` (this code's first values) prove `(preperiod, period)` by the
+    /// periodicity theorem, checked directly from its statement: enough values, and
+    /// `G(n + period) = G(n)` for every `n` from `preperiod` up to what the theorem
+    /// asks, and no smaller preperiod for this period.
+    pub fn proves(&self, values: &[u32], preperiod: usize, period: usize) -> bool {
+        // Past what can be counted, no list of values is long enough.
+        let Ok(Some(needed)) = self.values_to_prove(preperiod, period) else {
+            return false;
+        };
+        period > 0
+            && values.len() >= needed
+            && (preperiod..needed - period).all(|n| values[n] == values[n + period])
+            && (preperiod == 0 || values[preperiod - 1] != values[preperiod - 1 + period])
+    }
+
+    /// Preperiod plus period of the Grundy values, once proven: where the scan of
+    /// a heap's options may go by classes of equal values (`scanned_options`).
+    pub fn grundy_reach(&self) -> Option<u64> {
+        self.periodic.get().map(|p| reach(p.preperiod, p.period))
+    }
+
+    /// `(preperiod, period)` once proven (`ensure` grows the values and tries).
+    pub fn period(&self) -> Option<(usize, usize)> {
+        self.periodic.get().map(|p| (p.preperiod, p.period))
+    }
+
+    /// Whether the periodicity theorem applies to this code at all.
+    pub fn period_provable(&self) -> bool {
+        !self.distinct
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Sequence> {
+        self.sequence.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Compute the values of heaps `0..len`, whatever the size (the caller asked for
+    /// them: no `naive_limit`), stopping early once a period is proven. `report`
+    /// hears how many values are known, about every 0.1 s. Stops at Ctrl-C, keeping
+    /// what it computed; memory for the values is reserved fallibly.
+    pub fn compute(&self, len: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+        self.grow(len, report)?;
+        // The values asked for may prove a period before the next checkpoint.
+        let mut sequence = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let reached = sequence.values.len() >= len && len > 1;
+        if sequence.seeks_period && self.periodic.get().is_none() && reached {
+            sequence.next_check = self.check_period(&sequence.values);
+        }
+        Ok(())
+    }
+
+    /// How many values are computed (a periodic rule knows every other one too).
+    pub fn known(&self) -> usize {
+        self.read().values.len()
+    }
+
+    /// The first `count` values in the integer type `T` (the caller has made sure
+    /// the largest fits, see `max_value`); `compute(count)` first.
+    pub fn values_as<T: TryFrom<u32> + Copy>(&self, count: usize) -> Result<Vec<T>> {
+        let mut out = alloc::with_capacity(count)?;
+        let narrow = |v: &u32| {
+            T::try_from(*v)
+                .ok()
+                .expect("the caller checked the largest value")
+        };
+        // Billions of values take seconds: copied in pieces, polling between them.
+        const PIECE: usize = 1 << 16;
+        let mut poll = Poll::default();
+        match self.periodic.get() {
+            Some(periodic) => {
+                let known = count.min(periodic.values.len());
+                out.extend(periodic.values[..known].iter().map(narrow));
+                // Past the first period, each value repeats the one a period before.
+                while out.len() < count {
+                    poll.tick()?;
+                    let from = out.len() - periodic.period;
+                    let piece = (count - out.len()).min(periodic.period).min(PIECE);
+                    out.extend_from_within(from..from + piece);
+                }
+            }
+            None => {
+                let sequence = self.read();
+                for piece in sequence.values[..count].chunks(PIECE) {
+                    poll.tick()?;
+                    out.extend(piece.iter().map(narrow));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The largest of the first `count` values; `compute(count)` first.
+    pub fn max_value(&self, count: usize) -> u32 {
+        match self.periodic.get() {
+            Some(periodic) => {
+                let seen = count.min(periodic.values.len());
+                periodic.values[..seen].iter().copied().max().unwrap_or(0)
+            }
+            None => self.read().values[..count]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// How many values the periodicity theorem needs to prove `(preperiod, period)`
+    /// for this code, or `None` when it proves nothing for it (`!`);
+    /// `Error::ProofTooLong` past `usize`.
+    pub fn values_to_prove(&self, preperiod: usize, period: usize) -> Result<Option<usize>> {
+        let Some(bound) = self.theorem_bound() else {
+            return Ok(None);
+        };
+        preperiod
+            .max(1)
+            .checked_add(period)
+            .and_then(|span| span.checked_mul(bound))
+            .and_then(|values| values.checked_add(self.max_take() as usize))
+            .map(Some)
+            .ok_or(Error::ProofTooLong { preperiod, period })
+    }
+
+    /// The periodicity theorem's `bound` (see `proven_period`), or `None` when it
+    /// proves nothing for this code (`!`).
+    pub fn theorem_bound(&self) -> Option<usize> {
+        let bound = if self.leaves_three() { 3 } else { 2 };
+        self.period_provable().then_some(bound)
+    }
+
+    /// Compute values until `len` are known or a period is proven, looking for one
+    /// at checkpoints (doubling counts, or the count a candidate period needs).
+    fn grow(&self, len: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+        let mut guard = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let sequence = &mut *guard;
+        let mut seen = Vec::new();
+        let mut poll = Poll::default();
+        let mut reported = std::time::Instant::now();
+        while sequence.values.len() < len && self.periodic.get().is_none() {
+            let stop = len.min(sequence.next_check);
+            let more = stop.saturating_sub(sequence.values.len());
+            sequence
+                .values
+                .try_reserve(more)
+                .map_err(|_| Error::OutOfMemory {
+                    bytes: more.saturating_mul(4) as u128,
+                })?;
+            while sequence.values.len() < stop {
+                poll.tick()?;
+                let v = match &mut sequence.sparse {
+                    Some(sparse) => sparse.next(&sequence.values),
+                    None => self.mex(&sequence.values, &mut seen, &mut poll)?,
+                };
+                sequence.values.push(v);
+                if sequence.values.len().is_multiple_of(4096)
+                    && reported.elapsed().as_millis() >= 100
+                {
+                    report(sequence.values.len());
+                    reported = std::time::Instant::now();
+                }
+            }
+            if sequence.values.len() >= sequence.next_check {
+                sequence.next_check = self.check_period(&sequence.values);
+            }
+        }
+        report(sequence.values.len());
+        Ok(())
+    }
+
+    /// Look for a proven period in `values`; set it and return 0 when found, else the
+    /// count of values at which to look again.
+    fn check_period(&self, values: &[u32]) -> usize {
+        let len = values.len();
+        let doubled = len.saturating_mul(2);
+        if !self.period_provable() {
+            return doubled;
+        }
+        let bound = if self.leaves_three() { 3 } else { 2 };
+        match period_search(values, self.max_take() as usize, bound) {
+            PeriodSearch::Proven(preperiod, period) => {
+                // Without memory for the copy, values simply go on being computed.
+                let Ok(mut kept) = alloc::with_capacity(preperiod + period) else {
+                    return doubled;
+                };
+                kept.extend_from_slice(&values[..preperiod + period]);
+                let periodic = Periodic {
+                    preperiod,
+                    period,
+                    values: kept,
+                };
+                // Another thread cannot have set it: the caller holds the write lock.
+                let _ = self.periodic.set(periodic);
+                usize::MAX
+            }
+            // Not before an eighth more values: a check costs a pass over them all.
+            PeriodSearch::Needs(count) => count.clamp(len + len / 8 + 1, doubled),
+            PeriodSearch::Nothing => doubled,
+        }
+    }
+
+    /// The value of heap `values.len()` by the definition (polling as it goes: a heap
+    /// of n that leaves three heaps has about n**2 / 12 options).
+    fn mex(&self, values: &[u32], seen: &mut Vec<u64>, poll: &mut Poll) -> Result<u32> {
+        let n = values.len();
+        // Every XOR of earlier values is below the next power of two above them all.
+        let top = values.iter().copied().max().unwrap_or(0);
+        let bits = (top as usize + 1).next_power_of_two() + 1;
+        seen.clear();
+        seen.resize(bits.div_ceil(64), 0);
+        let mut mark = |v: u32| seen[v as usize / 64] |= 1 << (v % 64);
+        let step = usize::from(self.distinct);
+        for (t, &d) in self.digits.iter().enumerate().take(n + 1) {
+            let m = n - t;
+            if d & NONE != 0 && m == 0 {
+                mark(0);
+            }
+            if d & ONE != 0 && m >= 1 {
+                mark(values[m]);
+            }
+            if d & TWO != 0 {
+                poll.tick()?;
+                for a in 1..=m / 2 {
+                    if !(self.distinct && 2 * a == m) {
+                        mark(values[a] ^ values[m - a]);
+                    }
+                }
+            }
+            if d & THREE != 0 {
+                for a in 1..=m / 3 {
+                    poll.tick()?;
+                    for b in a + step..=(m - a) / 2 {
+                        let c = m - a - b;
+                        if c >= b + step {
+                            mark(values[a] ^ values[b] ^ values[c]);
+                        }
+                    }
+                }
+            }
+        }
+        let word = seen
+            .iter()
+            .position(|&w| w != u64::MAX)
+            .unwrap_or(seen.len());
+        Ok((word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones()))
+    }
+}
