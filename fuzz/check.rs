@@ -61,8 +61,8 @@ fn codes(u: &mut Unstructured<'_>) -> Result<()> {
     if misere {
         // The misère quotient of the heaps up to 7 (or an error: too many elements)
         // agrees with the search wherever it answers.
-        let mut solver = QuotientSolver::new(Arc::clone(&code));
-        if solver.compute(7, &mut |_| ()).is_ok() {
+        let mut solver = QuotientSolver::new();
+        if solver.compute(&code, 7, &mut |_| ()).is_ok() {
             let quotient = solver.quotient();
             assert_eq!(quotient.order() % 2, 0, "{code:?}");
             let p = quotient.is_p(&heaps).expect("heaps up to 7");

@@ -83,7 +83,7 @@ impl Table {
     }
 
     /// The code's misère quotient, when the rules are misère play of one code and
-    /// the quotient (computed once per code, `misere::SHARED_MAX_HEAP`) covers
+    /// the quotient (computed once, kept by the rule: `misere::SHARED_MAX_HEAP`) covers
     /// `start`.
     fn by_quotient(start: &[u64], rules: &Rules) -> Result<Option<Self>> {
         // (Remoteness of closed-form rules searches too; the quotient knows none.)
@@ -208,7 +208,7 @@ fn by_quotient(heaps: &[u64], rules: &Rules, compute: bool) -> Result<Option<Out
 }
 
 /// The misère quotient of the rules' code when they are misère play of one code
-/// (computed once per code, when `compute`), with the code.
+/// (computed once and kept by the rule, when `compute`), with the code.
 fn quotient(
     rules: &Rules,
     compute: bool,

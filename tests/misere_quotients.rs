@@ -13,8 +13,8 @@ use proptest::prelude::*;
 
 fn quotient(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
     let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
-    let mut solver = QuotientSolver::new(rule);
-    solver.compute(max_heap, &mut |_| {})?;
+    let mut solver = QuotientSolver::new();
+    solver.compute(&rule, max_heap, &mut |_| {})?;
     Ok(solver.quotient())
 }
 

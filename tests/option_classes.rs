@@ -58,8 +58,8 @@ fn classes_of_equal_grundy_values_keep_the_first_option_of_each_value() {
 
 fn kayles_quotient() -> (Arc<TakeAndBreak>, MisereQuotient) {
     let rule = Arc::new(code("0.77"));
-    let mut solver = QuotientSolver::new(rule.clone());
-    solver.compute(500, &mut |_| {}).unwrap();
+    let mut solver = QuotientSolver::new();
+    solver.compute(&rule, 500, &mut |_| {}).unwrap();
     (rule, solver.quotient())
 }
 

@@ -10,8 +10,8 @@ use nimkit::error::Error;
 use nimkit::misere::{self, MisereQuotient, QuotientSolver};
 
 fn fresh(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
-    let mut solver = QuotientSolver::new(Arc::new(TakeAndBreak::parse(code).unwrap()));
-    solver.compute(max_heap, &mut |_| {})?;
+    let mut solver = QuotientSolver::new();
+    solver.compute(&TakeAndBreak::parse(code).unwrap(), max_heap, &mut |_| {})?;
     Ok(solver.quotient())
 }
 

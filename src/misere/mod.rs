@@ -12,8 +12,7 @@ mod walk;
 pub use quotient::MisereQuotient;
 pub use solver::QuotientSolver;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::code::TakeAndBreak;
 use crate::error::{Error, Result};
@@ -22,74 +21,80 @@ use crate::error::{Error, Result};
 /// stops earlier once proven periodic).
 pub const SHARED_MAX_HEAP: usize = 300;
 
-/// Each code's quotient, or why it could not be computed.
-type Known = HashMap<String, std::result::Result<Arc<MisereQuotient>, Error>>;
-static SHARED: Mutex<Option<Known>> = Mutex::new(None);
+/// What a code keeps of its misère quotient (`TakeAndBreak::attached`): the quotient
+/// that answers searches too large (`shared`), and the computation that reached
+/// furthest, so that a quotient asked for again, or further, resumes rather than
+/// starts over (`quotient_up_to`). It goes with the rule.
+#[derive(Default)]
+pub struct Kept {
+    /// The quotient up to `SHARED_MAX_HEAP`, or why it could not be computed.
+    shared: Mutex<Option<std::result::Result<Arc<MisereQuotient>, Error>>>,
+    solver: Mutex<Option<QuotientSolver>>,
+}
 
-/// The computation of each code's quotient that reached furthest, kept so that the
-/// quotient asked for again, or further, resumes rather than starts over.
-static SOLVERS: Mutex<Option<HashMap<String, QuotientSolver>>> = Mutex::new(None);
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere leaves nothing half-written here: keep using it.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// The quotient of `rule`'s heaps up to `max_heap` (`QuotientSolver::compute`, with
-/// `report`), from the code's kept computation when it holds it or can go on to it.
+/// `report`), from the rule's kept computation when it holds it or can go on to it.
 /// The work is kept even when it stops (Ctrl-C, or a quotient too large).
 pub fn quotient_up_to(
     rule: &Arc<TakeAndBreak>,
     max_heap: usize,
     report: &mut dyn FnMut(usize),
 ) -> Result<MisereQuotient> {
-    let code = rule.code();
-    let lock = || SOLVERS.lock().unwrap_or_else(PoisonError::into_inner);
-    let kept = lock().get_or_insert_with(HashMap::new).remove(&code);
-    let mut solver = match kept {
-        Some(kept) => {
-            if let Some(q) = kept.quotient_at(max_heap) {
-                keep(lock(), code, kept);
+    let kept: &Kept = rule.attached();
+    // Taken out (the lock is let go at once): `keep` puts it back.
+    let taken = lock(&kept.solver).take();
+    let mut solver = match taken {
+        Some(solver) => {
+            if let Some(q) = solver.quotient_at(max_heap) {
+                keep(kept, solver);
                 return Ok(q);
             }
-            if kept.max_heap() < max_heap {
-                kept
+            if solver.max_heap() < max_heap {
+                solver
             } else {
                 // It went past `max_heap` and grew since: start over, keep it.
-                keep(lock(), code.clone(), kept);
-                QuotientSolver::new(Arc::clone(rule))
+                keep(kept, solver);
+                QuotientSolver::new()
             }
         }
-        None => QuotientSolver::new(Arc::clone(rule)),
+        None => QuotientSolver::new(),
     };
-    let found = solver.compute(max_heap, report).map(|()| solver.quotient());
-    keep(lock(), code, solver);
+    let found = solver
+        .compute(rule, max_heap, report)
+        .map(|()| solver.quotient());
+    keep(kept, solver);
     found
 }
 
-/// The furthest computation kept per code: a solver holds every heap's options
+/// The furthest computation a rule keeps: a solver holds every heap's options
 /// (about n words for a heap of n): tens of MB at heap 1000 for a code that splits.
 pub const KEPT_MAX_HEAP: usize = 1000;
 
-/// Keep `solver` unless the kept one for `code` reached further, or it went past
+/// Keep `solver` unless the kept one reached further, or it went past
 /// `KEPT_MAX_HEAP` (its memory is then let go with it).
-fn keep(
-    mut solvers: std::sync::MutexGuard<'_, Option<HashMap<String, QuotientSolver>>>,
-    code: String,
-    solver: QuotientSolver,
-) {
-    let solvers = solvers.get_or_insert_with(HashMap::new);
-    let further = solvers
-        .get(&code)
-        .is_none_or(|kept| kept.max_heap() < solver.max_heap());
+fn keep(kept: &Kept, solver: QuotientSolver) {
+    let mut slot = lock(&kept.solver);
+    let further = slot
+        .as_ref()
+        .is_none_or(|old| old.max_heap() < solver.max_heap());
     if further && solver.max_heap() <= KEPT_MAX_HEAP {
-        solvers.insert(code, solver);
+        *slot = Some(solver);
     }
 }
 
-/// The code's misère quotient up to `SHARED_MAX_HEAP` heaps, computed once per code
-/// (when `compute`) and kept; `None` when it outgrows its limits or is not computed.
-/// Ctrl-C stops it without keeping anything.
+/// The code's misère quotient up to `SHARED_MAX_HEAP` heaps, computed once (when
+/// `compute`) and kept by the rule; `None` when it outgrows its limits or is not
+/// computed. Ctrl-C stops it without keeping anything.
 pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<MisereQuotient>>> {
-    let code = rule.code();
-    let lock = || SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(known) = lock().get_or_insert_with(HashMap::new).get(&code) {
-        return Ok(known.as_ref().ok().cloned());
+    let kept: &Kept = rule.attached();
+    let known = lock(&kept.shared).clone();
+    if let Some(known) = known {
+        return Ok(known.ok());
     }
     if !compute {
         return Ok(None);
@@ -100,15 +105,13 @@ pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<Mise
         Err(err) => Err(err),
     };
     let found = quotient.as_ref().ok().cloned();
-    lock()
-        .get_or_insert_with(HashMap::new)
-        .insert(code, quotient);
+    *lock(&kept.shared) = Some(quotient);
     Ok(found)
 }
 
 /// Why `shared` has no quotient for the code: the error that stopped its
 /// computation, if it was tried.
 pub fn shared_failure(rule: &TakeAndBreak) -> Option<Error> {
-    let lock = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-    lock.as_ref()?.get(&rule.code())?.as_ref().err().cloned()
+    let kept: &Kept = rule.attached();
+    lock(&kept.shared).as_ref()?.as_ref().err().cloned()
 }

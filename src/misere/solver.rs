@@ -14,7 +14,6 @@
 //! the P-portion read off the first position reaching each element, and while some
 //! position disagrees, the heaps of the least such position are given generators of
 //! their own ("recalibration"), fewest first, until that position comes out right.
-use std::sync::Arc;
 
 use super::monoid::Monoid;
 use super::quotient::MisereQuotient;
@@ -143,9 +142,9 @@ fn distinct(elements: &[u32]) -> Vec<u32> {
     d
 }
 
-/// The quotient of a take-and-break game's heaps `0..=max_heap`, computed heap by heap.
+/// The quotient of a take-and-break game's heaps `0..=max_heap`, computed heap by heap
+/// (the rule is given to `compute`: a rule keeps its solver, `misere::Kept`).
 pub struct QuotientSolver {
-    rule: Arc<TakeAndBreak>,
     /// The heaps that each heap's moves leave, as words of heap sizes.
     options: Vec<Vec<Vec<u32>>>,
     presentation: Presentation,
@@ -154,10 +153,15 @@ pub struct QuotientSolver {
     period: Option<(usize, usize)>,
 }
 
+impl Default for QuotientSolver {
+    fn default() -> Self {
+        QuotientSolver::new()
+    }
+}
+
 impl QuotientSolver {
-    pub fn new(rule: Arc<TakeAndBreak>) -> Self {
+    pub fn new() -> Self {
         QuotientSolver {
-            rule,
             options: vec![Vec::new()],
             presentation: Presentation::trivial(),
             changes: Vec::new(),
@@ -200,19 +204,25 @@ impl QuotientSolver {
         self.presentation.heap.len() - 1
     }
 
-    /// Compute up to `max_heap`, stopping early once a period is proven. `report`
-    /// hears each heap done.
-    pub fn compute(&mut self, max_heap: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
+    /// Compute the quotient of `rule` up to `max_heap` (the rule this solver has
+    /// computed for so far), stopping early once a period is proven. `report` hears
+    /// each heap done.
+    pub fn compute(
+        &mut self,
+        rule: &TakeAndBreak,
+        max_heap: usize,
+        report: &mut dyn FnMut(usize),
+    ) -> Result<()> {
         let mut poll = Poll::default();
         while self.max_heap() < max_heap && self.period.is_none() {
             let heap = self.max_heap() + 1;
-            self.next(&mut poll).map_err(|err| match err {
+            self.next(rule, &mut poll).map_err(|err| match err {
                 Error::QuotientTooLarge { size, limit, .. } => {
                     Error::QuotientTooLarge { heap, size, limit }
                 }
                 other => other,
             })?;
-            self.check_period();
+            self.check_period(rule);
             report(self.max_heap());
         }
         Ok(())
@@ -221,22 +231,19 @@ impl QuotientSolver {
     /// The heaps' elements are periodic from some heap on, with the quotient fixed,
     /// by the same bound as the octal periodicity theorem (MisereSolver hands its
     /// heap-to-element map to CGSuite's normal-play periodicity checker).
-    fn check_period(&mut self) {
-        let Some(bound) = self.rule.theorem_bound() else {
+    fn check_period(&mut self, rule: &TakeAndBreak) {
+        let Some(bound) = rule.theorem_bound() else {
             return;
         };
-        if let PeriodSearch::Proven(pre, p) = period_search(
-            &self.presentation.heap,
-            self.rule.max_take() as usize,
-            bound,
-        ) {
+        if let PeriodSearch::Proven(pre, p) =
+            period_search(&self.presentation.heap, rule.max_take() as usize, bound)
+        {
             self.period = Some((pre, p));
         }
     }
 
-    fn heap_words(&self, n: usize) -> Vec<Vec<u32>> {
-        let mut words: Vec<Vec<u32>> = self
-            .rule
+    fn heap_words(rule: &TakeAndBreak, n: usize) -> Vec<Vec<u32>> {
+        let mut words: Vec<Vec<u32>> = rule
             .options(n as u64)
             .map(|option| match option.into.sizes() {
                 [] if option.take as usize == n => Vec::new(),
@@ -254,9 +261,9 @@ impl QuotientSolver {
     }
 
     /// Extend the quotient to the next heap.
-    fn next(&mut self, poll: &mut Poll) -> Result<()> {
+    fn next(&mut self, rule: &TakeAndBreak, poll: &mut Poll) -> Result<()> {
         let n = self.presentation.heap.len();
-        self.options.push(self.heap_words(n));
+        self.options.push(Self::heap_words(rule, n));
         let extended = self.extend(n, poll);
         if extended.is_err() {
             // Stopped (Ctrl-C, or too large): as before the heap, to resume later.

@@ -296,9 +296,10 @@ impl PyTakeAndBreak {
     /// early once the heap-to-element map is proven periodic: then it answers for
     /// heaps of any size. ValueError when the quotient outgrows 4096 elements (it may
     /// be infinite; the message says how far it got). ``progress``: a tqdm bar;
-    /// Ctrl-C stops it. The computation is kept per code (the one that got furthest,
-    /// up to heap 1000): asked again, for fewer heaps or for more, the quotient is
-    /// read off it or resumed from it, also after Ctrl-C.
+    /// Ctrl-C stops it. The rule keeps its computation (the one that got furthest, up
+    /// to heap 1000; every TakeAndBreak of one code shares the rule while one is
+    /// held): asked again, for fewer heaps or for more, the quotient is read off it or
+    /// resumed from it, also after Ctrl-C.
     ///
     /// >>> q = TakeAndBreak("0.77").misere_quotient(max_heap=200)
     /// >>> q.order, len(q.p_portion), q.period

@@ -20,6 +20,7 @@
 mod options;
 mod values;
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, Weak};
@@ -64,6 +65,9 @@ pub struct TakeAndBreak {
     sequence: RwLock<Sequence>,
     /// Set once a period is proven.
     periodic: OnceLock<Periodic>,
+    /// What other modules work out about this code and keep with it (`attached`), so
+    /// that it goes when the rule goes.
+    attached: OnceLock<Box<dyn Any + Send + Sync>>,
 }
 
 /// How Grundy values are found. Both give the same values; the naive method is the
@@ -156,6 +160,7 @@ impl TakeAndBreak {
                 seeks_period: true,
             }),
             periodic: OnceLock::new(),
+            attached: OnceLock::new(),
         };
         rule.set_method(Method::Auto);
         Ok(rule)
@@ -175,6 +180,7 @@ impl TakeAndBreak {
                 seeks_period: false,
             }),
             periodic: OnceLock::new(),
+            attached: OnceLock::new(),
         };
         rule.set_method(method);
         rule
@@ -191,6 +197,16 @@ impl TakeAndBreak {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         sequence.sparse = space;
+    }
+
+    /// What another module keeps with this rule (the misère quotient and its
+    /// computation: `misere::Kept`), made on first use. This module does not know its
+    /// type, so that the dependency runs one way; one type is attached per rule.
+    pub fn attached<T: Any + Send + Sync + Default>(&self) -> &T {
+        self.attached
+            .get_or_init(|| Box::<T>::default())
+            .downcast_ref()
+            .expect("one type is attached to a rule")
     }
 
     /// The takes that leave nothing, one heap and two heaps.
