@@ -12,6 +12,7 @@ use nimkit::game::Game;
 use nimkit::heap::HeapRule;
 use nimkit::heap::Parts;
 use nimkit::misere::solver::QuotientSolver;
+use nimkit::outcome::Outcome;
 use nimkit::players::{perfect_move, random_move, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
@@ -68,7 +69,7 @@ fn codes(u: &mut Unstructured<'_>) -> Result<()> {
             let p = quotient.is_p(&heaps).expect("heaps up to 7");
             assert_eq!(
                 p,
-                search.outcome(&heaps) == theory::Outcome::P,
+                search.outcome(&heaps) == Outcome::P,
                 "{heaps:?} {code:?}"
             );
         }
@@ -229,7 +230,7 @@ fn small_box(u: &mut Unstructured<'_>) -> Result<()> {
             "{position:?} {rules:?}"
         );
         assert_eq!(analysis.winning_moves, solution.winning_moves(&position));
-        if analysis.outcome == theory::Outcome::P {
+        if analysis.outcome == Outcome::P {
             listed.extend_from_slice(&position);
         }
         advance(&mut position, &bounds);

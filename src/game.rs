@@ -1,10 +1,10 @@
 //! A game in progress: position, history, whose turn, who won.
 use crate::code::Scan;
 use crate::error::{Error, Result};
+use crate::outcome::Outcome;
 use crate::position::{apply, check_move, undo, Move, Position};
 use crate::rules::Rules;
 use crate::solver::{self, Solver, DEFAULT_MAX_POSITIONS};
-use crate::theory::Outcome;
 
 /// Player 0 or player 1.
 pub type Player = u8;
@@ -127,9 +127,11 @@ impl Game {
 
     /// Who wins from here with perfect play on both sides.
     pub fn predicted_winner(&self) -> Player {
-        match self.outcome() {
-            Outcome::N => self.to_move(),
-            Outcome::P => self.to_move() ^ 1,
+        // Heap games end: the outcome is P or N.
+        if self.outcome() == Outcome::N {
+            self.to_move()
+        } else {
+            self.to_move() ^ 1
         }
     }
 

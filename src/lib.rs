@@ -38,6 +38,7 @@ pub mod game;
 pub mod heap;
 pub mod interrupt;
 pub mod misere;
+pub mod outcome;
 pub mod players;
 pub mod position;
 pub mod rules;

@@ -8,10 +8,10 @@ use crate::code::Scan;
 use crate::game::{winner_at_end, Player};
 use crate::heap::HeapRule;
 use crate::interrupt::{self, Cancel};
+use crate::outcome::Outcome;
 use crate::position::{apply, undo, Move, Position};
 use crate::rules::Rules;
 use crate::solver::{self, Solver};
-use crate::theory::Outcome;
 
 /// How a computer player chooses its moves.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::code::{Scan, TakeAndBreak};
 use crate::error::{Error, Result};
 use crate::misere::{self, MisereQuotient};
+use crate::outcome::Outcome;
 use crate::position::Move;
 use crate::rules::Rules;
 use crate::search::MultisetSolution;
 use crate::search::{box_size, BoxSolution};
-use crate::theory::{self, Analysis, Method, Outcome};
+use crate::theory::{self, Analysis, Method};
 
 /// In misère play of a code or a subtraction set, positions with more objects than
 /// this are answered by the misère quotient when there is one: their search would be

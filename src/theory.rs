@@ -7,17 +7,9 @@
 //! of other subtraction sets has no such rule (`Error::NoClosedForm`): see `solver`.
 use crate::code::Scan;
 use crate::error::{Error, Result};
+use crate::outcome::Outcome;
 use crate::position::Move;
 use crate::rules::Rules;
-
-/// Whether the player to move loses (P) or wins (N) against perfect play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// Previous player wins: the player to move loses.
-    P,
-    /// Next player wins: the player to move wins.
-    N,
-}
 
 /// The outcome decided by the nim-sum and whether some Grundy value exceeds 1.
 #[inline]

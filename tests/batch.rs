@@ -3,6 +3,7 @@
 use ndarray::{Array, ArrayD, IxDyn, ShapeBuilder};
 use nimkit::batch::{self, HeapInt, UInt};
 use nimkit::error::Error;
+use nimkit::outcome::Outcome;
 use std::sync::Arc;
 
 use nimkit::heap::HeapRule;
@@ -90,7 +91,7 @@ where
         let row: Vec<u64> = lane.iter().map(|&v| v.unsigned().to_u64()).collect();
         let a = theory::analyse(&row, rules).unwrap();
         assert_eq!(sums[i], a.nim_sum, "{row:?} {rules:?}");
-        assert_eq!(p[i], a.outcome == theory::Outcome::P, "{row:?} {rules:?}");
+        assert_eq!(p[i], a.outcome == Outcome::P, "{row:?} {rules:?}");
         assert_eq!(count[i], a.winning_moves.len() as i64, "{row:?} {rules:?}");
         let first = a
             .winning_moves

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use nimkit::code::{Scan, TakeAndBreak};
 use nimkit::heap::HeapRule;
 use nimkit::misere::{genus, MisereQuotient, QuotientSolver};
+use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::MultisetSolution;
-use nimkit::theory::Outcome;
 use proptest::prelude::*;
 
 fn quotient(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {

@@ -10,10 +10,10 @@ use nimkit::code::TakeAndBreak;
 use nimkit::heap::HeapMove;
 use nimkit::heap::HeapRule;
 use nimkit::misere::{MisereQuotient, QuotientSolver};
+use nimkit::outcome::Outcome;
 use nimkit::position::apply;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::Solver;
-use nimkit::theory::Outcome;
 
 /// The first option (in `options` order) of each value, over `options`.
 fn first_of_each(

@@ -2,11 +2,12 @@
 use nimkit::error::Error;
 use nimkit::game::Game;
 use nimkit::heap::HeapRule;
+use nimkit::outcome::Outcome;
 use nimkit::players::{perfect_move, random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::{Solver, DEFAULT_MAX_POSITIONS};
-use nimkit::theory::{self, Outcome};
+use nimkit::theory;
 use rand::SeedableRng;
 
 fn all_rules() -> Vec<Rules> {

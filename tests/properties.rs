@@ -1,8 +1,9 @@
 //! Properties of the closed forms on huge heaps (up to u64::MAX), where no search reaches.
 use nimkit::heap::HeapRule;
+use nimkit::outcome::Outcome;
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
-use nimkit::theory::{self, Outcome};
+use nimkit::theory;
 use proptest::prelude::*;
 
 fn heap() -> impl Strategy<Value = u64> {

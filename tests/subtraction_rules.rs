@@ -12,13 +12,14 @@ use nimkit::batch;
 use nimkit::error::Error;
 use nimkit::game::Game;
 use nimkit::heap::HeapRule;
+use nimkit::outcome::Outcome;
 use nimkit::players::{random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{solve_outcomes, BoxSolution};
 use nimkit::solver::Solver;
 use nimkit::subtraction::{GrundySequence, SubtractionSet};
-use nimkit::theory::{self, Outcome};
+use nimkit::theory;
 use proptest::prelude::*;
 use rand::SeedableRng;
 

@@ -8,10 +8,11 @@ use nimkit::code::TakeAndBreak;
 use nimkit::heap::periodic::proven_period;
 use nimkit::heap::HeapRule;
 use nimkit::heap::Parts;
+use nimkit::outcome::Outcome;
 use nimkit::position::{apply, undo, Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::MultisetSolution;
-use nimkit::theory::{self, Outcome};
+use nimkit::theory;
 use proptest::prelude::*;
 
 fn rules(code: &str, misere: bool) -> Rules {

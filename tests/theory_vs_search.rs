@@ -3,6 +3,7 @@
 //! of winning moves.
 mod common;
 
+use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{box_size, BoxSolution};
 use nimkit::theory;
@@ -68,23 +69,17 @@ fn uneven_box() {
 #[test]
 fn classic_positions() {
     let misere = Rules::misere();
-    assert_eq!(
-        theory::outcome(&[1, 3, 5, 7], &misere).unwrap(),
-        theory::Outcome::P
-    );
+    assert_eq!(theory::outcome(&[1, 3, 5, 7], &misere).unwrap(), Outcome::P);
     let lights = Rules::new(true, TakeLimit::limit(3)).unwrap();
-    assert_eq!(theory::outcome(&[13], &lights).unwrap(), theory::Outcome::P);
+    assert_eq!(theory::outcome(&[13], &lights).unwrap(), Outcome::P);
     let normal = Rules::normal();
-    assert_eq!(
-        theory::outcome(&[3, 4, 5], &normal).unwrap(),
-        theory::Outcome::N
-    );
+    assert_eq!(theory::outcome(&[3, 4, 5], &normal).unwrap(), Outcome::N);
     assert_eq!(
         theory::analyse(&[3, 4, 5], &normal).unwrap().winning_moves,
         vec![nimkit::position::Move::new(0, 2)]
     );
-    assert_eq!(theory::outcome(&[], &normal).unwrap(), theory::Outcome::P);
-    assert_eq!(theory::outcome(&[], &misere).unwrap(), theory::Outcome::N);
+    assert_eq!(theory::outcome(&[], &normal).unwrap(), Outcome::P);
+    assert_eq!(theory::outcome(&[], &misere).unwrap(), Outcome::N);
 }
 
 #[test]

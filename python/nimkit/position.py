@@ -12,17 +12,21 @@ MAX_LISTED_MOVES: int = _core.MAX_LISTED_MOVES
 
 
 class Outcome(str, enum.Enum):
-    """Who wins with perfect play: P (the previous player) or N (the next player).
+    """Who wins with perfect play: P (the previous player), N (the next player), or D,
+    a draw: in a loopy game (one where positions can come back) neither player may
+    be able to force a win, and with perfect play the game never ends. Games that end
+    (every heap game) are P or N.
 
     An outcome equals its letter, and is neither true nor false (ask
     ``player_to_move_wins``):
 
-    >>> Outcome.P == "P", Outcome("N") is Outcome.N, str(Outcome.N)
-    (True, True, 'N')
+    >>> Outcome.P == "P", Outcome("N") is Outcome.N, str(Outcome.D)
+    (True, True, 'D')
     """
 
     P = "P"
     N = "N"
+    D = "D"
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -39,6 +43,8 @@ class Outcome(str, enum.Enum):
 
     def describe(self) -> str:
         """The outcome in words."""
+        if self is Outcome.D:
+            return "a draw: neither player can force a win, and play goes on forever"
         verb = "wins" if self is Outcome.N else "loses"
         return f"the player to move {verb} against perfect play"
 

@@ -21,9 +21,10 @@ use self::layout::{for_blocks, map_positions, with_row, CHUNK};
 use crate::code::Scan;
 use crate::error::{Error, Result};
 use crate::heap::{limit, HeapRule};
+use crate::outcome::Outcome;
 use crate::rules::Rules;
 use crate::solver::Solver;
-use crate::theory::{self, Outcome};
+use crate::theory;
 
 /// XOR of the Grundy values of every position.
 pub fn nim_sum<T: HeapInt>(

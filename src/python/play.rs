@@ -9,9 +9,9 @@ use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::game::{Game, Player};
+use crate::outcome::Outcome;
 use crate::players::{self, ComputerPlayer, Style};
 use crate::position::{Move, Position};
-use crate::theory::Outcome;
 
 fn style(name: &str, error_rate: f64) -> PyResult<Style> {
     match name {

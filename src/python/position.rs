@@ -8,10 +8,11 @@ use pyo3::types::{PySlice, PySliceMethods, PyTuple};
 use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::rules::PyRules;
+use crate::outcome::Outcome;
 use crate::position::{check_move, Position};
 use crate::rules::Rules;
 use crate::solver::{self, DEFAULT_MAX_POSITIONS};
-use crate::theory::{self, Outcome};
+use crate::theory;
 
 /// ``Position.moves`` refuses to build a list longer than this.
 pub const MAX_LISTED_MOVES: u64 = 10_000_000;
@@ -63,7 +64,11 @@ pub fn py_outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>
     let enum_type = OUTCOME.get_or_try_init(py, || {
         Ok::<_, PyErr>(py.import("nimkit.position")?.getattr("Outcome")?.unbind())
     })?;
-    let name = if outcome == Outcome::P { "P" } else { "N" };
+    let name = match outcome {
+        Outcome::P => "P",
+        Outcome::N => "N",
+        Outcome::D => "D",
+    };
     enum_type.bind(py).getattr(name)
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::code::TakeAndBreak;
 use crate::misere::presentation::Presentation;
 use crate::misere::{self, MisereQuotient};
-use crate::theory::Outcome;
+use crate::outcome::Outcome;
 
 /// The misère quotient of a take-and-break game's heaps up to ``max_heap``
 /// (Plambeck and Siegel): a finite commutative monoid, its P-portion, and each

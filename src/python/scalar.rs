@@ -8,9 +8,10 @@ use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
+use crate::outcome::Outcome;
 use crate::search;
 use crate::solver;
-use crate::theory::{self, Method};
+use crate::theory::Method;
 
 /// Validate heap sizes; return them as a tuple of ints.
 #[pyfunction]
@@ -50,7 +51,7 @@ pub fn analyse(
     Ok((
         a.grundy,
         a.nim_sum,
-        a.outcome == theory::Outcome::P,
+        a.outcome == Outcome::P,
         py_moves(a.winning_moves),
         complete,
         method,

@@ -8,9 +8,9 @@ use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::HeapRule;
 use crate::interrupt::Poll;
+use crate::outcome::Outcome;
 use crate::position::Move;
 use crate::rules::Rules;
-use crate::theory::Outcome;
 
 /// The outcome of every position with heap `i` in `0..=bounds[i]`.
 #[derive(Debug, Clone)]

@@ -16,9 +16,9 @@ use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::{HeapMove, HeapRule};
 use crate::interrupt::Poll;
+use crate::outcome::Outcome;
 use crate::position::Move;
 use crate::rules::Rules;
-use crate::theory::Outcome;
 
 /// The most moves one search weighs: about 40 s of work (release build, 3.4 million
 /// moves a second), where `max_positions` alone would allow hours when positions have

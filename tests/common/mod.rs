@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests.
+use nimkit::outcome::Outcome;
 use nimkit::rules::Rules;
 use nimkit::search::{advance, box_size, BoxSolution};
-use nimkit::theory::{self, Outcome};
+use nimkit::theory;
 
 /// Every position of the box, in the order of `BoxSolution::is_p`.
 pub fn positions(bounds: &[u64]) -> Vec<Vec<u64>> {
