@@ -1,6 +1,7 @@
 //! Allocations whose size follows the input. They are fallible, so that a request too
 //! large for the machine is an error (MemoryError in Python), never an abort.
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 
 /// An empty vector with room for `len` elements.
 pub fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
@@ -9,10 +10,18 @@ pub fn with_capacity<T>(len: usize) -> Result<Vec<T>> {
     Ok(v)
 }
 
-/// `len` copies of `value`.
+/// `len` copies of `value`, written a piece at a time with a poll for Ctrl-C between
+/// pieces (a gigabyte of fresh pages takes the better part of a second to write).
 pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>> {
+    const PIECE_BYTES: usize = 1 << 24;
+    let piece = (PIECE_BYTES / std::mem::size_of::<T>().max(1)).max(1);
     let mut v = with_capacity(len)?;
-    v.resize(len, value);
+    let mut poll = Poll::default();
+    while v.len() < len {
+        poll.tick()?;
+        let end = len.min(v.len() + piece);
+        v.resize(end, value.clone());
+    }
     Ok(v)
 }
 
