@@ -248,8 +248,63 @@ pub enum Error {
     )]
     ProofTooLong { preperiod: usize, period: usize },
 
+    #[error(
+        "the game reaches more than max_positions = {limit} positions (raise max_positions \
+         to allow more)"
+    )]
+    GraphTooLarge { limit: u64 },
+
+    #[error(
+        "searching the sum in misère play needs the product of its parts' positions, \
+         {positions} here, more than max_positions = {limit} (raise max_positions to allow \
+         it)"
+    )]
+    SumTooLarge { positions: u128, limit: u64 },
+
+    #[error(
+        "the ending belongs to the question, not to the game: give the rules of normal \
+         play and ask outcome(misere=True)"
+    )]
+    MisereComponent,
+
+    #[error(
+        "the position has {options} options, more than the {limit} a game lists (a \
+         Position lists and counts its moves one by one: Position.moves(rules, limit=...))"
+    )]
+    TooManyGameOptions { options: u128, limit: u128 },
+
+    #[error("{0}")]
+    Callback(Foreign),
+
     #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
     QuotientCheckTooLarge { heap: usize, limit: usize },
+}
+
+/// An error raised outside the core (by a callback: a Python exception), carried
+/// through it unchanged for the caller that knows its type to take back.
+#[derive(Clone)]
+pub struct Foreign {
+    /// What the error says, for messages.
+    pub message: String,
+    pub payload: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+}
+
+impl std::fmt::Display for Foreign {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::fmt::Debug for Foreign {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Foreign({:?})", self.message)
+    }
+}
+
+impl PartialEq for Foreign {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.payload, &other.payload)
+    }
 }
 
 impl Error {

@@ -35,6 +35,7 @@ pub mod alloc;
 pub mod batch;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod heap;
 pub mod interrupt;
 pub mod misere;

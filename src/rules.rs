@@ -71,14 +71,6 @@ impl Rules {
         self.misere
     }
 
-    /// The same moves in normal play.
-    pub fn normal_play(&self) -> Self {
-        Rules {
-            misere: false,
-            limit: self.limit.clone(),
-        }
-    }
-
     pub fn take_limit(&self) -> &TakeLimit {
         &self.limit
     }

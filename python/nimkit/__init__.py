@@ -23,6 +23,16 @@ from .game import (
     Simulation,
     simulate,
 )
+from .games import (
+    DigraphGame,
+    Heaps,
+    Impartial,
+    ImpartialGame,
+    Infinite,
+    Sum,
+    graph_of,
+    kernel,
+)
 from .graph import draw_game_graph, game_graph
 from .position import Move, Outcome, Position
 from .quotient import Genus
@@ -38,11 +48,16 @@ except _metadata.PackageNotFoundError:  # a source tree that was never installed
 __all__ = [
     "Analysis",
     "ComputerPlayer",
+    "DigraphGame",
     "Explanation",
     "FalliblePlayer",
     "Game",
     "Genus",
+    "Heaps",
     "IllegalMoveError",
+    "Impartial",
+    "ImpartialGame",
+    "Infinite",
     "MisereQuotient",
     "Mistake",
     "Move",
@@ -55,6 +70,7 @@ __all__ = [
     "Simulation",
     "Solution",
     "SubtractionGame",
+    "Sum",
     "TakeAndBreak",
     "analyse",
     "analyze",
@@ -63,6 +79,8 @@ __all__ = [
     "draw_game_graph",
     "explain",
     "game_graph",
+    "graph_of",
+    "kernel",
     "p_position_table",
     "p_positions",
     "plots",

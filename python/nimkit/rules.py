@@ -136,6 +136,14 @@ class Rules(_core.Rules):
             args.append(f"max_take={self.take_rule!r}")
         return f"Rules({', '.join(args)})"
 
+    @classmethod
+    def _of(cls, native: _core.Rules) -> Rules:
+        """These rules as a ``Rules`` (from the core's, e.g. a game's)."""
+        if isinstance(native, Rules):
+            return native
+        rules: Rules = _core.Rules.__new__(cls, native.misere, native.take_rule)
+        return rules
+
     def _repr_html_(self) -> str:
         return f"<code>{self!r}</code>: {self.describe()}"
 

@@ -14,6 +14,12 @@ create_exception!(
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
+        if let Error::Callback(foreign) = &err {
+            // A Python exception from a game's own code: raised again as it was.
+            if let Some(raised) = foreign.payload.downcast_ref::<PyErr>() {
+                return pyo3::Python::attach(|py| raised.clone_ref(py));
+            }
+        }
         if let Error::OutOfMemory { .. } = err {
             PyMemoryError::new_err(err.to_string())
         } else if err == Error::Interrupted {

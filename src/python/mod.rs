@@ -4,6 +4,7 @@ mod batch;
 mod code;
 mod convert;
 mod errors;
+mod games;
 mod moves;
 mod play;
 mod position;
@@ -26,6 +27,8 @@ mod core_module {
     use super::code::PyTakeAndBreak;
     #[pymodule_export]
     use super::errors::IllegalMoveError;
+    #[pymodule_export]
+    use super::games::{defined_game, heaps_game, sum_game, PyDigraph, PyNativeGame};
     #[pymodule_export]
     use super::moves::PyMove;
     #[pymodule_export]

@@ -11,6 +11,12 @@ use crate::rules::Rules;
 #[derive(PartialEq, Hash)]
 pub struct PyRules(Rules);
 
+impl From<Rules> for PyRules {
+    fn from(rules: Rules) -> Self {
+        PyRules(rules)
+    }
+}
+
 impl PyRules {
     /// The core rules.
     pub fn rules(&self) -> &Rules {

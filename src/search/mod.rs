@@ -2,6 +2,7 @@
 //! multisets of heaps that moves splitting heaps reach (`multiset`), and over the
 //! state graph of any game, draws included (`graph`).
 pub mod boxes;
+pub mod graph;
 pub mod multiset;
 
 use crate::error::{Error, Result};

@@ -1,0 +1,346 @@
+//! Every impartial game: one protocol, sums written once, and one file per family.
+//!
+//! A family implements `Game` on its own typed positions (static dispatch inside the
+//! family): the options of a position, and, where a theorem gives them, its value
+//! and misère outcome. `At` binds a family to a position, and `AnyGame` is what the
+//! rest of the crate (sums, the binding layer) asks of any game: options as games,
+//! the value, the outcome in either ending, the explored state graph. What no
+//! theorem answers comes from a search of the state graph (`search::graph`), draws
+//! included, kept by the family (`Memo`).
+//!
+//! Families: `heaps` (heaps under heap rules: `Position` + `Rules`), `defined` (a
+//! game whose options come from a callback: games defined in Python), `digraph` (a
+//! token on a directed graph), and `sum` (sums of any games).
+pub mod defined;
+pub mod digraph;
+pub mod heaps;
+pub mod sum;
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::error::Result;
+use crate::outcome::Outcome;
+use crate::search::graph::{self, Explored, Graph};
+
+/// Smith's generalised Sprague–Grundy value: a finite Grundy value, or ∞ with the set
+/// K of finite values among the options (sorted).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    Finite(u64),
+    Infinite(Vec<u64>),
+}
+
+impl Value {
+    /// The normal-play outcome the value gives: P for 0; N for another finite value
+    /// or ∞ with 0 in K (a move to a P-position); else a draw.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Value::Finite(0) => Outcome::P,
+            Value::Finite(_) => Outcome::N,
+            Value::Infinite(k) if k.contains(&0) => Outcome::N,
+            Value::Infinite(_) => Outcome::D,
+        }
+    }
+}
+
+/// How far a question may search.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    /// The most positions an explored state graph may hold (for a sum, the product of
+    /// its components' too).
+    pub max_positions: u64,
+    /// Hears how many positions a search has found, now and then.
+    pub report: &'a (dyn Fn(usize) + Sync),
+}
+
+/// A family of impartial games, on its own positions.
+pub trait Game: Debug + Send + Sync + 'static {
+    type Position: Clone + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// The family's name, for the binding layer (which game class to build).
+    const FAMILY: &'static str;
+
+    /// Append the options of `p` to `out`.
+    fn options(&self, p: &Self::Position, out: &mut Vec<Self::Position>) -> Result<()>;
+
+    /// The normal-play value where a theorem gives it (`None`: search).
+    fn value(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<Value>> {
+        Ok(None)
+    }
+
+    /// The misère outcome where a theorem or a family's own search gives it (`None`:
+    /// search the state graph).
+    fn misere(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<Outcome>> {
+        Ok(None)
+    }
+
+    /// The options of `p` whose outcome is `outcome` (in the ending asked), where the
+    /// family finds them at once (`None`: each option is asked).
+    fn options_with(
+        &self,
+        _p: &Self::Position,
+        _outcome: Outcome,
+        _misere: bool,
+        _limits: &Limits,
+    ) -> Result<Option<Vec<Self::Position>>> {
+        Ok(None)
+    }
+
+    /// The searches the family keeps (`Memo`).
+    fn memo(&self) -> &Memo<Self::Position>;
+
+    /// Whether two family objects are the same game (positions aside): by default the
+    /// same object (a callback, a graph); families given by value override it.
+    fn same_game(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+
+    /// A hash of the family object, consistent with `same_game`.
+    fn hash_game(&self, state: &mut dyn Hasher) {
+        state.write_usize(self as *const Self as *const () as usize);
+    }
+}
+
+/// Searched state graphs a family keeps, so that the positions a search labelled are
+/// answered again at once (the options of a start lie in its graph).
+#[derive(Debug)]
+pub struct Memo<P>(Mutex<Vec<Arc<Searched<P>>>>);
+
+impl<P> Default for Memo<P> {
+    fn default() -> Self {
+        Memo(Mutex::new(Vec::new()))
+    }
+}
+
+/// How many searched graphs a family keeps (the most recent).
+const KEPT_SEARCHES: usize = 8;
+
+/// A state graph explored from a start, and what its labelling found.
+#[derive(Debug)]
+pub struct Searched<P> {
+    pub explored: Explored<P>,
+    values: Mutex<Option<Arc<[Value]>>>,
+    outcomes: [Mutex<Option<Arc<[Outcome]>>>; 2],
+}
+
+impl<P: Clone + Eq + Hash> Searched<P> {
+    /// Smith's values of every node, labelled on first demand.
+    pub fn values(&self) -> Result<Arc<[Value]>> {
+        let mut slot = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(graph::values(&self.explored.graph)?.into());
+        }
+        Ok(Arc::clone(slot.as_ref().expect("filled above")))
+    }
+
+    /// The outcome of every node in normal or misère play, on first demand.
+    pub fn outcomes(&self, misere: bool) -> Result<Arc<[Outcome]>> {
+        let mut slot = self.outcomes[usize::from(misere)]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            let both = graph::Both::new(&self.explored.graph)?;
+            *slot = Some(graph::outcomes(&both, misere)?.into());
+        }
+        Ok(Arc::clone(slot.as_ref().expect("filled above")))
+    }
+}
+
+impl<P: Clone + Eq + Hash> Memo<P> {
+    /// The searched graph that holds `p`: one kept, or a new search from `p`.
+    pub fn search<G: Game<Position = P>>(
+        &self,
+        game: &G,
+        p: &P,
+        limits: &Limits,
+    ) -> Result<Arc<Searched<P>>> {
+        let lock = || self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = lock().iter().find(|s| s.explored.id(p).is_some()) {
+            return Ok(Arc::clone(found));
+        }
+        // Searched without the lock: other questions go on meanwhile.
+        let explored = Explored::explore(
+            p.clone(),
+            limits.max_positions,
+            &mut |q, out| game.options(q, out),
+            &mut |count| (limits.report)(count),
+        )?;
+        let searched = Arc::new(Searched {
+            explored,
+            values: Mutex::new(None),
+            outcomes: [Mutex::new(None), Mutex::new(None)],
+        });
+        let mut kept = lock();
+        kept.truncate(KEPT_SEARCHES - 1);
+        kept.insert(0, Arc::clone(&searched));
+        Ok(searched)
+    }
+}
+
+/// A game of any family: what sums and the binding layer ask.
+pub trait AnyGame: Debug + Send + Sync + Any {
+    /// The family's name (`Game::FAMILY`).
+    fn family(&self) -> &'static str;
+
+    /// Every option, as a game of the same family.
+    fn options(&self) -> Result<Vec<GameRef>>;
+
+    /// Smith's value in normal play (a Grundy value when the game ends).
+    fn value(&self, limits: &Limits) -> Result<Value>;
+
+    /// The outcome in normal or misère play.
+    fn outcome(&self, misere: bool, limits: &Limits) -> Result<Outcome>;
+
+    /// The moves that win: the options that are P-positions (in the ending asked); from
+    /// a draw, where no move wins, the moves that keep the draw (options that are D).
+    fn winning_moves(&self, misere: bool, limits: &Limits) -> Result<Vec<GameRef>>;
+
+    /// The state graph the game reaches (node 0 is this game), each node as a game.
+    fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)>;
+
+    /// The graph alone, for searches over sums.
+    fn graph(&self, limits: &Limits) -> Result<Graph>;
+
+    /// The game as `Any`, for what asks after one family (a sum merges heaps).
+    fn as_any(&self) -> &dyn Any;
+
+    /// Equality with a game of any family (same family and position).
+    fn equals(&self, other: &dyn AnyGame) -> bool;
+
+    /// A hash consistent with `equals`.
+    fn hash_code(&self) -> u64;
+}
+
+/// A shared handle on a game of any family.
+pub type GameRef = Arc<dyn AnyGame>;
+
+/// A family's game at one position.
+#[derive(Debug)]
+pub struct At<G: Game> {
+    pub game: Arc<G>,
+    pub position: G::Position,
+}
+
+impl<G: Game> At<G> {
+    pub fn new(game: Arc<G>, position: G::Position) -> Self {
+        At { game, position }
+    }
+
+    fn at(&self, position: G::Position) -> GameRef {
+        Arc::new(At::new(Arc::clone(&self.game), position))
+    }
+
+    fn searched(&self, limits: &Limits) -> Result<(Arc<Searched<G::Position>>, usize)> {
+        let searched = self
+            .game
+            .memo()
+            .search(&*self.game, &self.position, limits)?;
+        let id = searched
+            .explored
+            .id(&self.position)
+            .expect("the search holds the position") as usize;
+        Ok((searched, id))
+    }
+}
+
+impl<G: Game> AnyGame for At<G> {
+    fn family(&self) -> &'static str {
+        G::FAMILY
+    }
+
+    fn options(&self) -> Result<Vec<GameRef>> {
+        let mut found = Vec::new();
+        self.game.options(&self.position, &mut found)?;
+        Ok(found.into_iter().map(|p| self.at(p)).collect())
+    }
+
+    fn value(&self, limits: &Limits) -> Result<Value> {
+        if let Some(value) = self.game.value(&self.position, limits)? {
+            return Ok(value);
+        }
+        let (searched, id) = self.searched(limits)?;
+        Ok(searched.values()?[id].clone())
+    }
+
+    fn outcome(&self, misere: bool, limits: &Limits) -> Result<Outcome> {
+        if misere {
+            if let Some(outcome) = self.game.misere(&self.position, limits)? {
+                return Ok(outcome);
+            }
+        } else if let Some(value) = self.game.value(&self.position, limits)? {
+            return Ok(value.outcome());
+        }
+        let (searched, id) = self.searched(limits)?;
+        Ok(searched.outcomes(misere)?[id])
+    }
+
+    fn winning_moves(&self, misere: bool, limits: &Limits) -> Result<Vec<GameRef>> {
+        let wanted = match self.outcome(misere, limits)? {
+            Outcome::P => return Ok(Vec::new()),
+            Outcome::N => Outcome::P,
+            Outcome::D => Outcome::D,
+        };
+        let found = match self
+            .game
+            .options_with(&self.position, wanted, misere, limits)?
+        {
+            Some(found) => found.into_iter().map(|p| self.at(p)).collect(),
+            None => {
+                let mut found = Vec::new();
+                for option in self.options()? {
+                    if option.outcome(misere, limits)? == wanted {
+                        found.push(option);
+                    }
+                }
+                found
+            }
+        };
+        Ok(found)
+    }
+
+    fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {
+        let explored = Explored::explore(
+            self.position.clone(),
+            limits.max_positions,
+            &mut |q, out| self.game.options(q, out),
+            &mut |count| (limits.report)(count),
+        )?;
+        let games = explored
+            .positions
+            .iter()
+            .map(|p| self.at(p.clone()))
+            .collect();
+        Ok((explored.graph, games))
+    }
+
+    fn graph(&self, limits: &Limits) -> Result<Graph> {
+        let explored = Explored::explore(
+            self.position.clone(),
+            limits.max_positions,
+            &mut |q, out| self.game.options(q, out),
+            &mut |count| (limits.report)(count),
+        )?;
+        Ok(explored.graph)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn equals(&self, other: &dyn AnyGame) -> bool {
+        other.as_any().downcast_ref::<At<G>>().is_some_and(|other| {
+            self.game.same_game(&other.game) && self.position == other.position
+        })
+    }
+
+    fn hash_code(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        G::FAMILY.hash(&mut hasher);
+        self.game.hash_game(&mut hasher);
+        self.position.hash(&mut hasher);
+        hasher.finish()
+    }
+}
