@@ -199,12 +199,9 @@ fn heaps_game(heaps: &[u64], rule: HeapRule) -> GameRef {
 
 /// A subtraction game {1, 3, 4} written as a callback on state numbers.
 fn defined_game(start: u64) -> GameRef {
-    let options = |n: u64| {
-        Ok([1, 3, 4]
-            .iter()
-            .filter(|&&t| t <= n)
-            .map(|&t| n - t)
-            .collect())
+    let options = |n: u64, out: &mut Vec<u64>| {
+        out.extend([1, 3, 4].iter().filter(|&&t| t <= n).map(|&t| n - t));
+        Ok(())
     };
     Arc::new(At::new(
         Arc::new(Defined::new(Box::new(options), Arc::new(()))),

@@ -92,6 +92,13 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// The searches the family keeps (`Memo`).
     fn memo(&self) -> &Memo<Self::Position>;
 
+    /// Whether questions about `p` call code outside the core (a callback): the
+    /// binding layer then keeps its interpreter's lock rather than taking it again
+    /// for every call.
+    fn calls_out(&self, _p: &Self::Position) -> bool {
+        false
+    }
+
     /// Whether two family objects are the same game (positions aside): by default the
     /// same object (a callback, a graph); families given by value override it.
     fn same_game(&self, other: &Self) -> bool {
@@ -150,6 +157,21 @@ impl<P: Clone + Eq + Hash> Searched<P> {
 }
 
 impl<P: Clone + Eq + Hash> Memo<P> {
+    /// The options of `p`, from a kept search that holds it.
+    pub fn options(&self, p: &P) -> Option<Vec<P>> {
+        let kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.iter().find_map(|searched| {
+            let explored = &searched.explored;
+            let id = explored.id(p)?;
+            let next = explored.graph.successors(id);
+            Some(
+                next.iter()
+                    .map(|&v| explored.positions[v as usize].clone())
+                    .collect(),
+            )
+        })
+    }
+
     /// The searched graph that holds `p`: one kept, or a new search from `p`.
     pub fn search<G: Game<Position = P>>(
         &self,
@@ -204,6 +226,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// The graph alone, for searches over sums.
     fn graph(&self, limits: &Limits) -> Result<Graph>;
 
+    /// Whether questions call code outside the core (`Game::calls_out`).
+    fn calls_out(&self) -> bool;
+
     /// The game as `Any`, for what asks after one family (a sum merges heaps).
     fn as_any(&self) -> &dyn Any;
 
@@ -252,8 +277,14 @@ impl<G: Game> AnyGame for At<G> {
     }
 
     fn options(&self) -> Result<Vec<GameRef>> {
-        let mut found = Vec::new();
-        self.game.options(&self.position, &mut found)?;
+        let found = match self.game.memo().options(&self.position) {
+            Some(found) => found,
+            None => {
+                let mut found = Vec::new();
+                self.game.options(&self.position, &mut found)?;
+                found
+            }
+        };
         Ok(found.into_iter().map(|p| self.at(p)).collect())
     }
 
@@ -324,6 +355,10 @@ impl<G: Game> AnyGame for At<G> {
             &mut |count| (limits.report)(count),
         )?;
         Ok(explored.graph)
+    }
+
+    fn calls_out(&self) -> bool {
+        self.game.calls_out(&self.position)
     }
 
     fn as_any(&self) -> &dyn Any {

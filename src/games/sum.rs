@@ -163,6 +163,10 @@ impl Game for SumGame {
         &self.memo
     }
 
+    fn calls_out(&self, parts: &Vec<Part>) -> bool {
+        parts.iter().any(|part| part.0.calls_out())
+    }
+
     fn same_game(&self, _other: &Self) -> bool {
         true
     }

@@ -8,7 +8,7 @@ use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 
 use super::convert::{self, UInt};
 use super::position::py_outcome;
@@ -27,10 +27,13 @@ use crate::solver::DEFAULT_MAX_POSITIONS;
 #[pyclass(name = "NativeGame", module = "nimkit._core", frozen)]
 pub struct PyNativeGame(pub GameRef);
 
-/// Run a question about a game without the GIL, with a progress bar over the
-/// positions a search finds when `progress` (a `nimkit._progress` counter) is given.
+/// Run a question about `game` without the GIL (with it when the game calls Python
+/// back: taking it again for every state would cost more than the call), with a
+/// progress bar over the positions a search finds when `progress` (a
+/// `nimkit._progress` counter) is given.
 fn ask<T: Send>(
     py: Python<'_>,
+    game: &GameRef,
     max_positions: u64,
     progress: Option<&Bound<'_, PyAny>>,
     question: impl Send + FnOnce(&Limits) -> crate::error::Result<T>,
@@ -48,7 +51,11 @@ fn ask<T: Send>(
         max_positions,
         report: &report,
     };
-    Ok(py.detach(|| question(&limits))?)
+    if game.calls_out() {
+        Ok(question(&limits)?)
+    } else {
+        Ok(py.detach(|| question(&limits))?)
+    }
 }
 
 /// `nimkit.Infinite` (the enum's module draws it), or an int.
@@ -87,7 +94,12 @@ impl PyNativeGame {
     /// Every option, as a game of the same family.
     fn options(&self, py: Python<'_>) -> PyResult<Vec<PyNativeGame>> {
         let game = &self.0;
-        Ok(handles(py.detach(|| game.options())?))
+        let options = if game.calls_out() {
+            game.options()
+        } else {
+            py.detach(|| game.options())
+        };
+        Ok(handles(options?))
     }
 
     /// Smith's value in normal play: an int, or a ``nimkit.Infinite``.
@@ -99,7 +111,9 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let game = &self.0;
-        let value = ask(py, max_positions.0, progress, |limits| game.value(limits))?;
+        let value = ask(py, game, max_positions.0, progress, |limits| {
+            game.value(limits)
+        })?;
         py_value(py, value)
     }
 
@@ -113,7 +127,7 @@ impl PyNativeGame {
         progress: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.0;
-        let outcome = ask(py, max_positions.0, progress, |limits| {
+        let outcome = ask(py, game, max_positions.0, progress, |limits| {
             game.outcome(misere, limits)
         })?;
         py_outcome(py, outcome)
@@ -129,7 +143,7 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyNativeGame>> {
         let game = &self.0;
-        let found = ask(py, max_positions.0, progress, |limits| {
+        let found = ask(py, game, max_positions.0, progress, |limits| {
             game.winning_moves(misere, limits)
         })?;
         Ok(handles(found))
@@ -140,7 +154,9 @@ impl PyNativeGame {
     #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn explore(&self, py: Python<'_>, max_positions: UInt) -> PyResult<Explored> {
         let game = &self.0;
-        let (graph, games) = ask(py, max_positions.0, None, |limits| game.explore(limits))?;
+        let (graph, games) = ask(py, game, max_positions.0, None, |limits| {
+            game.explore(limits)
+        })?;
         let edges = (0..graph.len() as u32)
             .flat_map(|u| graph.successors(u).iter().map(move |&v| (u, v)))
             .collect();
@@ -231,28 +247,49 @@ pub fn sum_game(parts: Vec<PyRef<'_, PyNativeGame>>) -> PyNativeGame {
     )))
 }
 
-/// The Python states of a defined game, numbered as the core knows them.
+/// The Python states of a defined game, numbered as the core knows them: a state
+/// that is exactly an int below `INTERNED` is its own number (the common case, with
+/// no dictionary in the way); any other state is numbered from `INTERNED` on as met.
+/// (So `True` and `1`, equal in Python, are two states here: a bool is not exactly
+/// an int.)
 struct States {
-    /// State -> number.
+    /// Interned state -> number.
     numbers: Py<PyDict>,
-    /// Number -> state.
+    /// Interned states, by number - `INTERNED`.
     states: Mutex<Vec<Py<PyAny>>>,
 }
 
+/// The first number of an interned state.
+const INTERNED: u64 = 1 << 63;
+
 impl States {
     fn state(&self, py: Python<'_>, number: u64) -> Py<PyAny> {
+        if number < INTERNED {
+            return number
+                .into_pyobject(py)
+                .expect("ints convert")
+                .into_any()
+                .unbind();
+        }
         let states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        states[number as usize].clone_ref(py)
+        states[(number - INTERNED) as usize].clone_ref(py)
     }
 
     /// The number of `state`, numbered anew if it is new.
     fn number(&self, state: &Bound<'_, PyAny>) -> PyResult<u64> {
+        if state.is_exact_instance_of::<PyInt>() {
+            if let Ok(n) = state.extract::<u64>() {
+                if n < INTERNED {
+                    return Ok(n);
+                }
+            }
+        }
         let numbers = self.numbers.bind(state.py());
         if let Some(found) = numbers.get_item(state)? {
             return found.extract();
         }
         let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
-        let number = states.len() as u64;
+        let number = INTERNED + states.len() as u64;
         numbers.set_item(state, number)?;
         states.push(state.clone().unbind());
         Ok(number)
@@ -295,7 +332,7 @@ pub fn defined_game(
     });
     let start = states.number(state)?;
     let known = Arc::clone(&states);
-    let callback = move |number: u64| {
+    let callback = move |number: u64, out: &mut Vec<u64>| {
         Python::attach(|py| {
             let state = known.state(py, number).into_bound(py);
             let listed = match &options {
@@ -313,12 +350,11 @@ pub fn defined_game(
                 ));
                 raised(py, err, &state)
             })?;
-            let mut numbers = Vec::new();
             for item in items {
                 let item = item.map_err(|err| raised(py, err, &state))?;
-                numbers.push(known.number(&item).map_err(|err| raised(py, err, &state))?);
+                out.push(known.number(&item).map_err(|err| raised(py, err, &state))?);
             }
-            Ok(numbers)
+            Ok(())
         })
     };
     let tag: Tag = states;

@@ -358,6 +358,41 @@ pub fn outcomes(graph: &dyn Adjacency, misere: bool) -> Result<Vec<Outcome>> {
     stop.map(|()| outcome)
 }
 
+/// The Grundy value of every node of an acyclic graph, sinks first (Kahn's order);
+/// `None` when some node lies on a cycle.
+fn acyclic_values(graph: &Graph, reversed: &Graph) -> Result<Option<Vec<u32>>> {
+    let n = graph.len();
+    let mut remaining = alloc::with_capacity(n)?;
+    remaining.extend((0..n as u32).map(|u| graph.successors(u).len() as u32));
+    let mut ready: Vec<u32> = alloc::with_capacity(n)?;
+    ready.extend((0..n as u32).filter(|&u| remaining[u as usize] == 0));
+    let mut grundy = alloc::filled(n, 0u32)?;
+    // Which values the options of the node at hand take (a mex is at most its degree).
+    let mut seen: Vec<bool> = Vec::new();
+    let mut poll = Poll::default();
+    let mut done = 0;
+    while let Some(v) = ready.pop() {
+        poll.tick()?;
+        done += 1;
+        let options = graph.successors(v);
+        seen.clear();
+        seen.resize(options.len() + 1, false);
+        for &w in options {
+            if let Some(slot) = seen.get_mut(grundy[w as usize] as usize) {
+                *slot = true;
+            }
+        }
+        grundy[v as usize] = seen.iter().position(|&s| !s).unwrap_or(options.len()) as u32;
+        for &u in reversed.successors(v) {
+            remaining[u as usize] -= 1;
+            if remaining[u as usize] == 0 {
+                ready.push(u);
+            }
+        }
+    }
+    Ok((done == n).then_some(grundy))
+}
+
 /// No label yet (at the current level).
 const OPEN: u32 = u32::MAX;
 /// γ = ∞.
@@ -373,10 +408,17 @@ const INFINITE: u32 = u32::MAX - 1;
 /// open-or-∞ options not yet answered. After the level, an open node with no option
 /// of value `i` can take no finite value above `i` (its mex would be `i`): it is ∞.
 /// Each level costs O(edges). An ∞ node's K is the set of finite values among its
-/// options.
+/// options. An acyclic graph (the common case) takes one pass instead: each node's
+/// mex once its options have theirs.
 pub fn values(graph: &Graph) -> Result<Vec<Value>> {
     let n = graph.len();
     let reversed = graph.reversed()?;
+    if let Some(grundy) = acyclic_values(graph, &reversed)? {
+        return Ok(grundy
+            .into_iter()
+            .map(|g| Value::Finite(u64::from(g)))
+            .collect());
+    }
     let mut label = alloc::filled(n, OPEN)?;
     // How many values `0..i` each node's options hold: a candidate has them all.
     let mut below = alloc::filled(n, 0u32)?;
