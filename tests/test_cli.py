@@ -135,7 +135,13 @@ def test_json_and_take_limits():
         (["classify", "p.npy", "--chunk", "0"], "argument --chunk: a chunk is from 1"),
         (["analyse", "1", "--json", "--brief"], "not allowed with argument"),
         (["play", "--variant", "tic-tac-toe"], "no variant 'tic-tac-toe'; choose from"),
-        (["analyse"], "the following arguments are required: HEAP"),
+        (["analyse"], "give the heaps (e.g. nimkit analyse 3 4 5), or --sum"),
+        (["analyse", "--sum", "nim:2,x"], "argument --sum: a heap size is a whole number"),
+        (["analyse", "--sum", "foo:2"], "the rule of a part is nim, code=CODE, take=SET"),
+        (["analyse", "--sum", "nim"], "a part of a sum is RULE:HEAPS"),
+        (["analyse", "--sum", "code=0.9z:3"], "'z' is not a hexadecimal digit"),
+        (["analyse", "3", "--sum", "nim:3"], "give the heaps of each part in --sum"),
+        (["analyse", "--code", "0.77", "--sum", "nim:3"], "give each part's rule in --sum"),
         (["analyse", "1", "--bogus"], "unrecognized arguments: --bogus"),
         (["solve"], "invalid choice: 'solve'"),
     ],
@@ -165,6 +171,38 @@ def test_outcome_only_and_reports_of_huge_heaps():
     facts = json.loads(run(*args, "--json").stdout)
     assert facts["every_winning_move"] is False
     assert len(facts["winning_moves"]) == 1
+
+
+def test_sums_of_heaps_under_different_rules():
+    # Kayles heaps 5 and 3 have values 4 and 3 (Winning Ways' table: 0 1 2 3 1 4), so
+    # the Kayles part is worth 7, the Nim part 2 xor 7 = 5, the sum 2.
+    result = run("analyse", "--sum", "code=0.77:5,3", "nim:2,7")
+    assert result.returncode == 0, result.stderr
+    out = " ".join(result.stdout.split())
+    assert "heaps 5 3, take-and-break code 0.77: value 7" in out
+    assert "Nim heaps 2 7: value 5" in out
+    assert "7 xor 5 = 2" in out
+    assert "Winning moves: (5 1) + (2 7); (5 3) + (0 7); (5 3) + (2 5)." in out
+    # Each winning move leaves value 0: 5 1 is worth 4 xor 1 = 5 under Kayles.
+    import nimkit as nk
+
+    for after in [([5, 1], [2, 7]), ([5, 3], [0, 7]), ([5, 3], [2, 5])]:
+        kayles, nim = after
+        game = nk.Heaps(kayles, nk.Rules(code="0.77")) + nk.Heaps(nim)
+        assert game.grundy() == 0
+    assert run("analyse", "--sum", "code=0.77:5,3", "nim:2,7", "--outcome").stdout == "N\n"
+    misere = run("analyse", "--sum", "code=0.77:5,3", "nim:2,7", "--misere", "--outcome")
+    assert misere.stdout == "P\n"
+    facts = json.loads(run("analyse", "--sum", "take=1,3,4:10", "max-take=3:6", "--json").stdout)
+    # take {1,3,4}: period 0 1 0 1 2 3 2, so G(10) = G(3) = 1; max-take 3: 6 mod 4 = 2.
+    # Winning: 10 -> 6 (G 2 = 2) or 6 -> 5 (5 mod 4 = 1).
+    assert facts == {
+        "game": "(10) + (6)",
+        "misere": False,
+        "outcome": "N",
+        "value": 3,
+        "winning_moves": ["(6) + (6)", "(10) + (5)"],
+    }
 
 
 def test_grundy_output_follows_classify(tmp_path):

@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from ._core import DEFAULT_MAX_POSITIONS
 from .analysis import analyse
+from .games import Heaps, Sum
 from .rules import Rules
 
 #: Python parameter names in error messages, and the flags that set them.
@@ -125,6 +126,51 @@ def _take(text: str) -> frozenset[int] | tuple[frozenset[int] | None, ...]:
     return tuple(one(p) for p in parts)
 
 
+def _component(text: str) -> Heaps:
+    """``RULE:HEAPS``: ``nim:2,7``, ``code=0.77:5,3``, ``take=1,3,4:10``, ``max-take=3:4,4``."""
+    rule, colon, heaps_text = text.rpartition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(
+            f"a part of a sum is RULE:HEAPS, e.g. nim:2,7 or code=0.77:5,3, not {text!r}"
+        )
+    heaps = [_heap(h) for h in heaps_text.split(",")]
+    name, _, value = rule.partition("=")
+    name = name.strip().lower()
+    try:
+        if name == "nim" and not value:
+            rules = Rules()
+        elif name == "code" and value:
+            rules = Rules(code=value)
+        elif name == "take" and value:
+            rules = Rules(take=_take(value))
+        elif name == "max-take" and value:
+            rules = Rules(max_take=_max_take(value))
+        else:
+            raise argparse.ArgumentTypeError(
+                f"the rule of a part is nim, code=CODE, take=SET or max-take=K, not {rule!r}"
+            )
+        return Heaps(heaps, rules)
+    except (ValueError, TypeError) as err:
+        raise argparse.ArgumentTypeError(f"{text}: {_in_flags(str(err))}") from None
+
+
+def _analyse_sum(args: argparse.Namespace) -> int:
+    """``nimkit analyse --sum``: the sum's outcome, value and winning moves."""
+    if args.heaps:
+        raise ValueError("give the heaps of each part in --sum, not as HEAP arguments")
+    if any(getattr(args, name) is not None for name in ("max_take", "take", "code")):
+        raise ValueError("give each part's rule in --sum (e.g. code=0.77:5,3), not as a flag")
+    game = Sum(*args.sum)
+    if args.outcome:
+        print(game.outcome(args.misere, args.max_positions))
+    elif args.json:
+        print(json.dumps(game.to_dict(args.misere, args.max_positions), indent=2))
+    else:
+        lines = game.explain(args.misere).splitlines()
+        print("\n".join(line if line.startswith(" ") else textwrap.fill(line) for line in lines))
+    return 0
+
+
 def _add_rules(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--misere", action="store_true", help="misère play: taking the last object loses"
@@ -166,7 +212,17 @@ def _parser() -> argparse.ArgumentParser:
         description="Analyse one position: the digital-sum table, the outcome and every "
         "winning move. Heaps are numbered from 0.",
     )
-    analyse_cmd.add_argument("heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
+    analyse_cmd.add_argument("heaps", nargs="*", type=_heap, metavar="HEAP", help="heap sizes")
+    analyse_cmd.add_argument(
+        "--sum",
+        nargs="+",
+        type=_component,
+        default=None,
+        metavar="PART",
+        help="analyse a sum of games instead: each PART is RULE:HEAPS, RULE one of nim, "
+        "code=CODE, take=SET, max-take=K, e.g. --sum code=0.77:5,3 nim:2,7 "
+        "(--misere asks about misère play of the whole sum)",
+    )
     _add_rules(analyse_cmd)
     _add_max_positions(analyse_cmd)
     report = analyse_cmd.add_mutually_exclusive_group()
@@ -404,9 +460,7 @@ def _rules(args: argparse.Namespace) -> Rules:
     given = {"max_take": args.max_take, "take": args.take, "code": args.code}
     named = [_FLAGS[name] for name, value in given.items() if value is not None]
     if len(named) > 1:
-        raise ValueError(
-            f"give one of --max-take, --take and --code, not {' and '.join(named)}"
-        )
+        raise ValueError(f"give one of --max-take, --take and --code, not {' and '.join(named)}")
     for name, value in given.items():
         if value is not None:
             try:
@@ -435,6 +489,10 @@ def _run(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.command == "play":
         return _play(args, rules)
+    if args.command in ("analyse", "analyze") and args.sum is not None:
+        return _analyse_sum(args)
+    if args.command in ("analyse", "analyze") and not args.heaps:
+        raise ValueError("give the heaps (e.g. nimkit analyse 3 4 5), or --sum")
     if args.command == "classify":
         from ._classify import classify_file
 

@@ -88,9 +88,7 @@ class ImpartialGame:
         """Every option: the games one move reaches, as games of the same family."""
         return [ImpartialGame._of(n) for n in self._native.options()]
 
-    def grundy(
-        self, max_positions: int = DEFAULT_MAX_POSITIONS, progress: bool = False
-    ) -> Value:
+    def grundy(self, max_positions: int = DEFAULT_MAX_POSITIONS, progress: bool = False) -> Value:
         """The value in normal play: the Grundy value (the mex of the options'), or for
         a position where play can go on forever Smith's ∞(K) (``Infinite``).
         ``progress``: a bar of the positions a search finds (the ``progress`` extra)."""
@@ -124,19 +122,42 @@ class ImpartialGame:
         """Why the outcome is what it is, in words."""
         outcome = self.outcome(misere)
         lines = [f"{self}: {outcome.value}, {outcome.describe()}."]
-        if not misere:
-            lines.append(self._why_value())
-        else:
-            lines.append(
-                "Misère play has no XOR rule: the outcome comes from a search of the "
-                "positions the game reaches (or, for heaps, from their own theory)."
-            )
+        lines.append(self._why_misere() if misere else self._why_value())
         moves = self.winning_moves(misere)
         if moves and outcome is Outcome.N:
             lines.append("Winning moves: " + "; ".join(map(str, moves[:12])) + ".")
         elif moves:
             lines.append("No move wins; these keep the draw: " + "; ".join(map(str, moves[:12])))
         return "\n".join(lines)
+
+    def describe(self) -> str:
+        """The game in words (``str`` gives the position alone)."""
+        return str(self)
+
+    def _why_misere(self) -> str:
+        return (
+            "Misère play has no XOR rule: the outcome comes from a search of every "
+            "position the game reaches."
+        )
+
+    def to_dict(
+        self, misere: bool = False, max_positions: int = DEFAULT_MAX_POSITIONS
+    ) -> dict[str, Any]:
+        """The facts as plain data (what ``nimkit analyse --sum --json`` prints): the
+        game in words, the ending asked, the outcome, the value (normal play; ∞(K) as
+        text) and the winning moves in words.
+
+        >>> Heaps([1, 2]).to_dict()["winning_moves"]
+        ['1 1']
+        """
+        value = self.grundy(max_positions)
+        return {
+            "game": str(self),
+            "misere": misere,
+            "outcome": self.outcome(misere, max_positions).value,
+            "value": value if isinstance(value, int) else str(value),
+            "winning_moves": [str(g) for g in self.winning_moves(misere, max_positions)],
+        }
 
     def _why_value(self) -> str:
         value = self.grundy()
@@ -206,6 +227,28 @@ class Heaps(ImpartialGame):
     def __str__(self) -> str:
         return " ".join(map(str, self.heaps)) or "(no heaps)"
 
+    def describe(self) -> str:
+        """The heaps and their rule in words.
+
+        >>> Heaps([5, 3], Rules(code="0.77")).describe()
+        'heaps 5 3, take-and-break code 0.77'
+        """
+        rules = self.rules
+        return (
+            f"Nim heaps {self}" if rules == Rules() else f"heaps {self}, {rules.describe_moves()}"
+        )
+
+    def _why_misere(self) -> str:
+        from .analysis import analyse
+
+        r = self.rules
+        method = analyse(self.heaps, Rules(True, r.max_take, r.take, r.code)).method
+        how = {
+            "closed form": "the closed form of these rules",
+            "misère quotient": "the misère quotient of the code",
+        }.get(method, "a search of every position the heaps reach")
+        return f"In misère play the outcome of heaps comes from {how}."
+
     def _repr_svg_(self) -> str:
         from ._svg import position_svg
 
@@ -270,6 +313,9 @@ class Impartial(ImpartialGame):
     def __str__(self) -> str:
         return repr(self.state)
 
+    def describe(self) -> str:
+        return f"the game you defined, at state {self.state!r}"
+
 
 class DigraphGame(ImpartialGame):
     """A token on a node of a directed graph (Ferguson, Part I, ch. 3): a move slides
@@ -307,6 +353,9 @@ class DigraphGame(ImpartialGame):
 
     def __str__(self) -> str:
         return f"the token on node {self.node!r}"
+
+    def describe(self) -> str:
+        return f"a token on node {self.node!r} of a graph of {len(self._native.digraph())} nodes"
 
 
 def _digraph(graph: Any) -> tuple[_core.Digraph, dict[Any, int]]:
@@ -387,10 +436,28 @@ class Sum(ImpartialGame):
         for v in values:
             assert isinstance(v, int)
             total ^= v
+        parts = "\n".join(
+            f"  {part.describe()}: value {value}"
+            for part, value in zip(self.parts, values, strict=True)
+        )
         return (
-            f"Each part plays like a Nim heap of its value; the sum's value is their "
-            f"nim-sum (exclusive or): {words} = {total}. The player to move loses "
-            "exactly when it is 0."
+            f"The parts:\n{parts}\nEach part plays like a Nim heap of its value; the "
+            f"sum's value is their nim-sum (exclusive or): {words} = {total}. The "
+            "player to move loses exactly when it is 0."
+        )
+
+    def _why_misere(self) -> str:
+        parts = self.parts
+        heaps = [p for p in parts if isinstance(p, Heaps)]
+        if len(heaps) == len(parts) and len({p.rules for p in heaps}) == 1:
+            merged = Heaps([h for p in heaps for h in p.heaps], heaps[0].rules)
+            return (
+                "Misère play has no XOR rule. The parts are heaps under one rule, so "
+                "they play as one position of all their heaps. " + merged._why_misere()
+            )
+        return (
+            "Misère play has no XOR rule: the outcome comes from a search of every "
+            "tuple of the parts' positions the sum reaches."
         )
 
     def __repr__(self) -> str:

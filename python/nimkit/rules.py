@@ -101,6 +101,14 @@ class Rules(_core.Rules):
             if self.misere
             else "normal play (taking the last object wins)"
         )
+        return f"{ending}, {self.describe_moves()}"
+
+    def describe_moves(self) -> str:
+        """The moves the rules allow, in words (the ending aside).
+
+        >>> Rules(code="0.77").describe_moves()
+        'take-and-break code 0.77'
+        """
         take, limit = self.take, self.take_rule
         if isinstance(limit, TakeAndBreak):
             rule = f"take-and-break code {limit.code}"
@@ -116,7 +124,7 @@ class Rules(_core.Rules):
         else:
             each = ", ".join("none" if k is None else str(k) for k in limit)
             rule = f"take limits per heap: {each}"
-        return f"{ending}, {rule}"
+        return rule
 
     __str__ = describe
 
