@@ -49,6 +49,12 @@ LONG = [
     # A proven period filling four billion values, in the first call of a fresh
     # process (numpy's C API is imported before any signal can be pending).
     "nk.TakeAndBreak('0.77').grundy_sequence(2**32)",
+    # A game defined in Python whose states never end: the exploration calls Python
+    # for every state (the signal may land in the user's function or in the core).
+    "nk.Impartial(0, lambda n: [n + 1, n + 2]).grundy(max_positions=10**12)",
+    # Misère play of a sum of different games: the search over the product.
+    "(nk.Heaps([10**6], nk.Rules(max_take=3)) + nk.Heaps([10**6], nk.Rules(take={1, 2})))"
+    ".outcome(misere=True, max_positions=10**13)",
 ]
 
 #: How soon the child must report the KeyboardInterrupt after the signal.

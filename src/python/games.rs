@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use numpy::PyReadonlyArray2;
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
@@ -308,8 +308,11 @@ fn raised(py: Python<'_>, err: PyErr, state: &Bound<'_, PyAny>) -> Error {
         .repr()
         .map_or_else(|_| "?".to_string(), |r| r.to_string());
     let note = format!("raised while listing the options of the state {repr}");
-    // Notes are Python 3.11's; on 3.10 the exception goes as it is.
-    let _ = err.value(py).call_method1("add_note", (note.clone(),));
+    // Notes are Python 3.11's; on 3.10 the exception goes as it is. Ctrl-C is the
+    // user's, not the game's: no note.
+    if !err.is_instance_of::<PyKeyboardInterrupt>(py) {
+        let _ = err.value(py).call_method1("add_note", (note.clone(),));
+    }
     Error::Callback(Foreign {
         message: format!("{err} ({note})"),
         payload: Arc::new(err),
