@@ -140,6 +140,20 @@ SVG_SIZES = """return Array.from(document.querySelectorAll(
 })"""
 
 
+# The loopy game graph's D-positions and moves back, drawn with a size (inline SVG in
+# the game's HTML output).
+LOOPY = """const sized = (selector) => Array.from(document.querySelectorAll(selector))
+  .filter((e) => e.getBoundingClientRect().width > 0).length;
+return {draws: sized('rect.d-position'), back: sized('path.back')};"""
+
+
+ENTER = """const box = arguments[0];
+for (const type of ['keydown', 'keypress', 'keyup']) {
+  box.dispatchEvent(new KeyboardEvent(type, {key: 'Enter', code: 'Enter', keyCode: 13,
+                                             which: 13, bubbles: true}));
+}"""
+
+
 def test_the_tour_runs_in_jupyterlab_and_the_board_plays(lab: str, browser: Any) -> None:
     browser.set_script_timeout(120)
     browser.get(f"{lab}/lab/tree/tour.ipynb?token={TOKEN}")
@@ -152,9 +166,14 @@ def test_the_tour_runs_in_jupyterlab_and_the_board_plays(lab: str, browser: Any)
     wait_for(browser, FINISHED)
     assert browser.execute_script(ERRORS) == []
     sizes = browser.execute_script(SVG_SIZES)
-    # The analysis, the game, the game graph and the widget's board, at least.
-    assert len(sizes) >= 4, sizes
+    # The analysis, the game, the game graph, the sum's graph, the loopy graph and the
+    # widget's board, at least.
+    assert len(sizes) >= 6, sizes
     assert all(width > 50 and height > 20 and decoded for width, height, decoded in sizes), sizes
+
+    # The loopy graph's draws and its move back are drawn, with a size.
+    drawn = browser.execute_script(LOOPY)
+    assert drawn == {"draws": 3, "back": 1}
 
     # The board (thirteen lights, the computer opened): take 1 from heap 0.
     wait_for(browser, "document.querySelector('.widget-button') !== null")
@@ -175,12 +194,35 @@ def test_the_tour_runs_in_jupyterlab_and_the_board_plays(lab: str, browser: Any)
     # The board picture lists the move under the player's name.
     assert "you: take 1 from heap 0" in browser.execute_script("return document.body.innerText")
     # Enter in the take box plays too.
-    from selenium.webdriver.common.keys import Keys
-
     take = browser.find_element("css selector", ".widget-text input")
     take.clear()
-    take.send_keys("2", Keys.ENTER)
-    wait_for(browser, "document.body.innerText.includes('you: take 2 from heap 0')", timeout=60)
+    take.send_keys("2")
+    # ipywidgets holds a value change back while the kernel is busy but sends the
+    # Enter (a message of its own) at once: had the kernel not heard "2" yet, it would
+    # read the old take. A person types slower; here the kernel is let go idle first.
+    settled(browser)
+    # The Enter goes to the box itself (a keypress, which the widget listens to), not
+    # through the window, where JupyterLab's shortcuts may take it first.
+    browser.execute_script(ENTER, take)
+    try:
+        wait_for(browser, "document.body.innerText.includes('you: take 2 from heap 0')", 60)
+    except AssertionError:
+        value = browser.execute_script("return arguments[0].value", take)
+        raise AssertionError((value, board_status(browser))) from None
+
+
+KERNEL_IDLE = "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+
+
+def settled(browser: Any) -> None:
+    """Wait until the kernel is idle at two looks in a row (the held-back value
+    change is sent when it goes idle, and answered before it is idle again)."""
+    idle = 0
+    deadline = time.monotonic() + 60
+    while idle < 2:
+        assert time.monotonic() < deadline, "the kernel stayed busy"
+        idle = idle + 1 if browser.execute_script(f"return {KERNEL_IDLE}") == "idle" else 0
+        time.sleep(0.5)
 
 
 def board_status(browser: Any) -> str:

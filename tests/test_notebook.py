@@ -26,7 +26,7 @@ def texts(root: ET.Element) -> list[str]:
 
 
 def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if e.get("class") == name]
+    return [e for e in root.iter() if name in (e.get("class") or "").split()]
 
 
 def test_position_draws_its_heaps():
@@ -140,6 +140,7 @@ def test_game_graph_of_1_2_3():
     assert len(with_class(root, "p-position")) == 4
     assert "1 2 3" in texts(root)
     assert "the kernel" in " ".join(texts(root))
+    assert len(with_class(root, "kernel")) == 4
     # Misère play: the P-positions are not a kernel (no move is N there).
     misere = parse(nk.draw_game_graph([1, 2, 3], nk.Rules(misere=True))._repr_svg_())
     words = " ".join(texts(misere))
@@ -289,3 +290,50 @@ def test_missing_extras_name_the_extra(monkeypatch, module, call, extra):
     monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(ImportError, match=rf"pip install 'nimkit\[{extra}\]'"):
         call()
+
+
+def boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The position boxes of a game graph picture: x, y, width, height."""
+    return [
+        tuple(float(e.get(k)) for k in ("x", "y", "width", "height"))
+        for e in root.iter(f"{SVG}rect")
+        if any(c.endswith("-position") for c in (e.get("class") or "").split())
+    ]
+
+
+def test_game_graph_pictures_have_arrows_layers_and_a_legend():
+    import networkx as nx
+
+    picture = nk.draw_game_graph([2, 3], nk.Rules(max_take=2))
+    root = parse(picture.svg)
+    moves = with_class(root, "move")
+    assert len(moves) == picture.graph.number_of_edges()
+    assert all(m.get("marker-end") == "url(#arrow)" for m in moves)
+    # Every move of a game that ends goes right, and its bends (one per column it
+    # skips) lie outside every box: no move is drawn under a position.
+    rects = boxes(root)
+    for move in moves:
+        points = [tuple(map(float, p.split())) for p in move.get("d")[2:].split(" L ")]
+        assert points[0][0] < points[-1][0]
+        for x, y in points[1:-1]:
+            assert not any(bx <= x <= bx + w and by <= y <= by + h for bx, by, w, h in rects)
+    words = " ".join(texts(root))
+    assert "P: the player to move loses (the kernel)" in words
+    assert "D:" not in words
+    # A loopy game: draws in their own colour, moves back as dashed arcs.
+    graph = {"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": ["e"], "e": []}
+    loopy = parse(nk.draw_game_graph(nk.DigraphGame(graph, "a")).svg)
+    assert len(with_class(loopy, "d-position")) == 3
+    assert len(with_class(loopy, "back")) == 1
+    words = " ".join(texts(loopy))
+    assert "D: a draw" in words
+    assert "kernel" not in words
+    # Any game: a sum of different games.
+    s = nk.Heaps([2], nk.Rules(code="0.77")) + nk.Impartial(3, lambda n: [n - 1] if n else [])
+    summed = parse(nk.draw_game_graph(s).svg)
+    assert len(boxes(summed)) == 3 * 4
+    # Past 100 positions no picture is readable: refused, saying what to do.
+    with pytest.raises(ValueError, match="more than 100 positions"):
+        nk.draw_game_graph(nk.DigraphGame(nx.path_graph(200, create_using=nx.DiGraph), 0))
+    with pytest.raises(ValueError, match="at most 100 positions"):
+        nk.draw_game_graph([3, 3], max_nodes=500)

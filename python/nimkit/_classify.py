@@ -129,9 +129,7 @@ def _check_npy(path: Path) -> None:
     expected = offset + int(np.prod(shape, dtype=object)) * dtype.itemsize
     size = path.stat().st_size
     if size < expected:
-        raise ValueError(
-            f"{path} is truncated: {size} bytes, where its header promises {expected}"
-        )
+        raise ValueError(f"{path} is truncated: {size} bytes, where its header promises {expected}")
 
 
 def text_positions(lines: Iterable[str], name: str, rows: int) -> Iterator[np.ndarray[Any, Any]]:

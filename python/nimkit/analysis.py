@@ -101,9 +101,7 @@ def analyse(
     if not isinstance(position, Position):
         position = Position(position)
     rules = rules_or_default(rules)
-    grundy, nim_sum, is_p, winning, every, method = _core.analyse(
-        position, rules, max_positions
-    )
+    grundy, nim_sum, is_p, winning, every, method = _core.analyse(position, rules, max_positions)
     return Analysis(
         position=position,
         rules=rules,

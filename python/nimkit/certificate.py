@@ -85,9 +85,7 @@ def certificate(
     checked = rule.values_to_prove(preperiod, period)
     assert checked is not None  # a proven period has a proof
     values = rule.grundy_sequence(checked)
-    return PeriodCertificate(
-        rule.code, preperiod, period, rule.max_take, checked, digest(values)
-    )
+    return PeriodCertificate(rule.code, preperiod, period, rule.max_take, checked, digest(values))
 
 
 def verify_certificate(

@@ -134,6 +134,10 @@ class ImpartialGame:
         """The game in words (``str`` gives the position alone)."""
         return str(self)
 
+    def _label(self) -> str:
+        """The position, short, for a node of a picture."""
+        return str(self)
+
     def _why_misere(self) -> str:
         return (
             "Misère play has no XOR rule: the outcome comes from a search of every "
@@ -181,12 +185,24 @@ class ImpartialGame:
     def __hash__(self) -> int:
         return hash(self._native)
 
+    def _repr_svg_(self) -> str | None:
+        """The game graph, when it holds at most 100 positions."""
+        from .graph import draw_game_graph
+
+        try:
+            return draw_game_graph(self).svg
+        except (ValueError, ImportError):
+            return None
+
     def _repr_html_(self) -> str:
+        """The value and outcome, above the picture (``_repr_svg_``) when there is one."""
         value, outcome = self.grundy(), self.outcome()
-        return (
+        summary = (
             f"<code>{html.escape(repr(self))}</code>: value {html.escape(str(value))}, "
             f"outcome {outcome.value} ({html.escape(outcome.describe())})"
         )
+        picture = self._repr_svg_()
+        return summary if picture is None else f"<div>{summary}</div>{picture}"
 
 
 class Heaps(ImpartialGame):
@@ -354,6 +370,9 @@ class DigraphGame(ImpartialGame):
     def __str__(self) -> str:
         return f"the token on node {self.node!r}"
 
+    def _label(self) -> str:
+        return repr(self.node)
+
     def describe(self) -> str:
         return f"a token on node {self.node!r} of a graph of {len(self._native.digraph())} nodes"
 
@@ -506,7 +525,7 @@ def graph_of(game: ImpartialGame, max_positions: int = 10_000) -> Any:
             node,
             value=value if isinstance(value, int) else str(value),
             outcome=node.outcome(max_positions=max_positions).value,
-            label=str(node),
+            label=node._label(),
         )
     graph.add_edges_from((nodes[a], nodes[b]) for a, b in edges)
     return graph

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from ._extras import require
-from ._svg import finish_svg
-from .position import Move, Outcome, Position
+from .position import Move, Position
 from .rules import Rules, rules_or_default
+
+if TYPE_CHECKING:
+    from .games import ImpartialGame
 
 
 def game_graph(
@@ -86,73 +87,53 @@ def _edge(move: Move, reached: Position, node: Position) -> dict[str, Any]:
 
 
 def draw_game_graph(
-    position: Position | Iterable[SupportsIndex],
+    position: Position | Iterable[SupportsIndex] | ImpartialGame,
     rules: Rules | None = None,
     symmetric: bool = True,
-    max_nodes: int = 400,
+    max_nodes: int = 100,
 ) -> GraphPicture:
-    """An SVG picture of the game graph: positions in columns by objects left (the
-    start on the left, the end on the right), P-positions highlighted, the rules in
-    the title. (In normal play the P-positions are the graph's kernel; in misère play
-    they are not: a position with no move is N there.)"""
-    rules = rules_or_default(rules)
-    graph = game_graph(position, rules, symmetric, max_nodes)
-    columns: dict[int, list[Position]] = {}
-    for node in sorted(graph.nodes, key=lambda p: tuple(p)):
-        columns.setdefault(graph.nodes[node]["objects"], []).append(node)
-    most = max(columns)
-    step_x, step_y, width_node = 96, 28, 80
-    tallest = max(len(c) for c in columns.values())
-    kernel = "" if rules.misere else ", the kernel"
-    titles = [
-        f"{rules.describe()}",
-        f"objects left: more on the left; P-positions (the player to move loses{kernel}) "
-        "in amber",
-    ]
-    top = 16 * len(titles) + 14
-    width = max((most + 1) * step_x + 16, 8 + 7 * max(map(len, titles)))
-    height = tallest * step_y + top + 10
-    place = {
-        node: (8 + (most - objects) * step_x, top + i * step_y)
-        for objects, nodes in columns.items()
-        for i, node in enumerate(nodes)
-    }
-    svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg")
-    for a, b in graph.edges:
-        (x1, y1), (x2, y2) = place[a], place[b]
-        ET.SubElement(
-            svg,
-            "line",
-            x1=str(x1 + width_node),
-            y1=str(y1 + 9),
-            x2=str(x2),
-            y2=str(y2 + 9),
-            stroke="#bbb",
-        )
-    for node, (x, y) in place.items():
-        p = graph.nodes[node]["outcome"] == Outcome.P
-        box = ET.SubElement(
-            svg,
-            "rect",
-            x=str(x),
-            y=str(y),
-            width=str(width_node),
-            height="18",
-            rx="4",
-            fill="#f2b33d" if p else "#e8eefb",
-            stroke="#222",
-        )
-        box.set("class", "p-position" if p else "n-position")
-        label = ET.SubElement(
-            svg, "text", x=str(x + 4), y=str(y + 13), style="font-family:sans-serif;font-size:11px"
-        )
-        label.text = " ".join(map(str, node)) or "()"
-    for i, text in enumerate(titles):
-        title = ET.SubElement(
-            svg, "text", x="8", y=str(16 + 16 * i), style="font-family:sans-serif;font-size:12px"
-        )
-        title.text = text
-    return GraphPicture(finish_svg(svg, width, height), graph)
+    """An SVG picture of the game graph of heaps (``position`` and ``rules``) or of
+    any game (an ``ImpartialGame``: a sum, a game you define, a directed graph).
+    Positions stand in columns by their distance from the start (on the left), every
+    move is an arrow, a move back (in a loopy game) a dashed arc; P, N and D positions
+    in colours with a legend, and in normal play of a game that ends the P-positions
+    framed as its kernel. Up to ``max_nodes`` positions (at most 100, past which no
+    picture stays readable); ValueError beyond.
+
+    >>> picture = draw_game_graph([1, 2])
+    >>> picture.graph.number_of_nodes(), "kernel" in picture.svg
+    (5, True)
+    """
+    from ._layered import MAX_NODES, draw
+    from .games import ImpartialGame, graph_of
+
+    if max_nodes > MAX_NODES:
+        raise ValueError(f"a picture holds at most {MAX_NODES} positions, not {max_nodes}")
+    if isinstance(position, ImpartialGame):
+        if rules is not None:
+            raise TypeError("a game has its own rules: draw_game_graph(game)")
+        try:
+            graph = graph_of(position, max_positions=max_nodes)
+        except ValueError:
+            raise ValueError(
+                f"the game graph of {position} has more than {max_nodes} positions: start "
+                "smaller, or draw nimkit.graph_of(game) with networkx"
+            ) from None
+        nodes = list(graph.nodes)
+        labels = {n: graph.nodes[n]["label"] for n in nodes}
+        titles = [f"The game graph of {position}"]
+        kernel = all(graph.nodes[n]["outcome"] != "D" for n in nodes)
+    else:
+        rules = rules_or_default(rules)
+        graph = game_graph(position, rules, symmetric, max_nodes)
+        nodes = list(graph.nodes)
+        labels = {n: " ".join(map(str, n)) or "()" for n in nodes}
+        titles = [rules.describe()]
+        # In misère play a position with no move is N: the P-positions are no kernel.
+        kernel = not rules.misere
+    outcomes = {n: str(graph.nodes[n]["outcome"]) for n in nodes}
+    svg = draw(nodes, list(graph.edges), labels, outcomes, titles, kernel)
+    return GraphPicture(svg, graph)
 
 
 class GraphPicture:
