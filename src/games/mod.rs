@@ -258,6 +258,16 @@ impl<G: Game> At<G> {
         Arc::new(At::new(Arc::clone(&self.game), position))
     }
 
+    /// Every position this one reaches, explored afresh.
+    fn explored(&self, limits: &Limits) -> Result<Explored<G::Position>> {
+        Explored::explore(
+            self.position.clone(),
+            limits.max_positions,
+            &mut |q, out| self.game.options(q, out),
+            &mut |count| (limits.report)(count),
+        )
+    }
+
     fn searched(&self, limits: &Limits) -> Result<(Arc<Searched<G::Position>>, usize)> {
         let searched = self
             .game
@@ -333,12 +343,7 @@ impl<G: Game> AnyGame for At<G> {
     }
 
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {
-        let explored = Explored::explore(
-            self.position.clone(),
-            limits.max_positions,
-            &mut |q, out| self.game.options(q, out),
-            &mut |count| (limits.report)(count),
-        )?;
+        let explored = self.explored(limits)?;
         let games = explored
             .positions
             .iter()
@@ -348,13 +353,7 @@ impl<G: Game> AnyGame for At<G> {
     }
 
     fn graph(&self, limits: &Limits) -> Result<Graph> {
-        let explored = Explored::explore(
-            self.position.clone(),
-            limits.max_positions,
-            &mut |q, out| self.game.options(q, out),
-            &mut |count| (limits.report)(count),
-        )?;
-        Ok(explored.graph)
+        Ok(self.explored(limits)?.graph)
     }
 
     fn calls_out(&self) -> bool {
