@@ -131,6 +131,54 @@ fn smith_values_meet_their_definition() {
     }
 }
 
+/// Remoteness by its definition, round by round: after round `k`, a node is won within
+/// `k` moves when some option is lost within `k - 1`, lost within `k` when every option
+/// is won within `k - 1` (a node with no move: lost at 0 in normal play, won at 0 in
+/// misère play). The first round that decides a node is its remoteness; a node no
+/// round decides is a draw.
+fn naive_remoteness(graph: &Graph, misere: bool) -> Vec<(Outcome, u32)> {
+    let n = graph.len();
+    let mut decided = vec![(Outcome::D, u32::MAX); n];
+    for u in 0..n as u32 {
+        if graph.successors(u).is_empty() {
+            let ending = if misere { Outcome::N } else { Outcome::P };
+            decided[u as usize] = (ending, 0);
+        }
+    }
+    for k in 1..=2 * n as u32 + 1 {
+        let before = decided.clone();
+        for u in 0..n as u32 {
+            let options = graph.successors(u);
+            if before[u as usize].0 != Outcome::D || options.is_empty() {
+                continue;
+            }
+            if options.iter().any(|&v| before[v as usize].0 == Outcome::P) {
+                decided[u as usize] = (Outcome::N, k);
+            } else if options.iter().all(|&v| before[v as usize].0 == Outcome::N) {
+                decided[u as usize] = (Outcome::P, k);
+            }
+        }
+    }
+    decided
+}
+
+/// The remoteness of the labelling (first in, first out) equals its round-by-round
+/// definition on random graphs with cycles, in both endings.
+#[test]
+fn remoteness_meets_its_definition() {
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    for _ in 0..400 {
+        let n = rng.random_range(1..30);
+        let graph = random_graph(&mut rng, n, 3);
+        for misere in [false, true] {
+            let (outcomes, remote) =
+                graph::remoteness(&Both::new(&graph).unwrap(), misere).unwrap();
+            let found: Vec<(Outcome, u32)> = outcomes.into_iter().zip(remote).collect();
+            assert_eq!(found, naive_remoteness(&graph, misere));
+        }
+    }
+}
+
 /// Ferguson, Game Theory, Part I, 3.3, example 1: the subtraction game with
 /// S = {1, 2, 3} on a pile of n chips has Sprague–Grundy value n mod 4, and its
 /// P-positions (the kernel of its graph) are the multiples of 4.

@@ -312,3 +312,41 @@ def test_graph_of_any_game():
     assert {loopy.nodes[n]["outcome"] for n in loopy} == {"D"}
     # Games on equal graphs are equal games: the node is found in the graph.
     assert loopy.nodes[DigraphGame({0: [1], 1: [0]}, 0)]["value"] == "∞()"
+
+
+def test_remoteness_of_heaps_equals_the_heap_solvers():
+    # Two implementations: the heap solver's own (Position.remoteness) and the
+    # labelling of the searched graph of any game.
+    for rules in (nk.Rules(), nk.Rules(code="0.07"), nk.Rules(misere=True)):
+        plain = nk.Rules(False, rules.max_take, rules.take, rules.code)
+        for heaps in ([1, 2, 3], [4, 4], [2, 5, 1], [0]):
+            expected = nk.Position(heaps).remoteness(rules)
+            assert nk.Heaps(heaps, plain).remoteness(misere=rules.misere) == expected
+
+
+def test_loopiness_and_remoteness_of_graphs():
+    loop = nx.DiGraph([(0, 1), (1, 0), (1, 2), (3, 4), (4, 3)])
+    assert [nk.DigraphGame(loop, v).remoteness() for v in range(5)] == [2, 1, 0, None, None]
+    assert nk.DigraphGame(loop, 0).is_loopy()
+    assert not nk.DigraphGame(loop, 2).is_loopy()
+    assert not nk.Heaps([5, 6]).is_loopy()
+    assert (nk.Heaps([5]) + nk.DigraphGame(loop, 3)).is_loopy()
+    assert not nk.Impartial(9, lambda n: range(n)).is_loopy()
+    assert nk.Impartial(0, lambda n: [(n + 1) % 3]).is_loopy()
+
+
+def test_games_from_one_function_are_one_game():
+    def moves(n: int) -> list[int]:
+        return [n - 1] if n else []
+
+    a, b = nk.Impartial((1, 2), moves_of_pairs), nk.Impartial((1, 2), moves_of_pairs)
+    assert a == b
+    assert hash(a) == hash(b)
+    assert a.options() == b.options()
+    assert nk.Impartial(3, moves) == nk.Impartial(4, moves).options()[0]
+    assert nk.Impartial(3, moves) != nk.Impartial(3, lambda n: [n - 1] if n else [])
+    assert nk.Impartial(3, moves) != nk.Impartial(2, moves)
+
+
+def moves_of_pairs(pair: tuple[int, int]) -> list[tuple[int, int]]:
+    return [(pair[0] - 1, pair[1])] if pair[0] else []

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .game import ComputerPlayer, Game
-from .position import Move, Outcome
+from .games import ImpartialGame
+from .position import Move, Outcome, Position
 from .presets import Variant
 from .rules import DEFAULT_MAX_POSITIONS
 
@@ -15,7 +17,7 @@ HELP = (
 )
 
 
-def board(game: Game) -> str:
+def board(game: Game[Position, Move]) -> str:
     """The heaps as rows of tokens, with their numbers and sizes."""
     position = game.position
     width = max([1, *(min(n, 40) for n in position)])
@@ -26,7 +28,7 @@ def board(game: Game) -> str:
     return "\n".join(rows)
 
 
-def hint(game: Game) -> str:
+def hint(game: Game[Position, Move]) -> str:
     moves = game.position.winning_moves(game.rules)
     if not moves:
         return "You are in a losing position: against perfect play no move wins."
@@ -54,6 +56,59 @@ def _third_person(text: str) -> str:
     return f"{verb}s {rest.replace(' and split ', ' and splits ')}"
 
 
+class _Heaps:
+    """How the terminal shows heaps and reads a move on them."""
+
+    help = HELP
+
+    def show(self, game: Game[Any, Any]) -> str:
+        return board(game)
+
+    def read(self, text: str, game: Game[Any, Any]) -> Move:
+        return parse_move(text)
+
+    def hint(self, game: Game[Any, Any]) -> str:
+        return hint(game)
+
+    def said(self, move: Move) -> str:
+        return _third_person(str(move))
+
+
+class _Options:
+    """How the terminal shows any game: its position and numbered options."""
+
+    help = "Enter the number of an option; ? for a hint, u to undo, q to quit."
+
+    def show(self, game: Game[Any, Any]) -> str:
+        lines = [f"  {game.position}"]
+        lines += [f"  {i:>3}: {option}" for i, option in enumerate(game.legal_moves, 1)]
+        return "\n".join(lines)
+
+    def read(self, text: str, game: Game[Any, Any]) -> ImpartialGame:
+        options = game.legal_moves
+        try:
+            number = int(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not the number of an option") from None
+        if not 1 <= number <= len(options):
+            raise ValueError(f"there is no option {number}: they go from 1 to {len(options)}")
+        option: ImpartialGame = options[number - 1]
+        return option
+
+    def hint(self, game: Game[Any, Any]) -> str:
+        options = game.legal_moves
+        good = game.position.winning_moves(game.misere, game.max_positions)
+        numbers = " or ".join(str(options.index(g) + 1) for g in good)
+        if game.outcome is Outcome.N:
+            return f"Hint: {numbers}."
+        if good:
+            return f"No move wins; {numbers} keep the draw."
+        return "You are in a losing position: against perfect play no move wins."
+
+    def said(self, move: ImpartialGame) -> str:
+        return f"moves to {move}"
+
+
 def play(
     variant: Variant,
     opponent: ComputerPlayer,
@@ -61,7 +116,7 @@ def play(
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
     max_positions: int = DEFAULT_MAX_POSITIONS,
-) -> Game:
+) -> Game[Position, Move]:
     """Play one game; ``human_first=None`` lets the player choose to start or pass.
     ``max_positions`` bounds the search of rules with no closed form."""
     say(f"{variant.name}: {variant.description}")
@@ -69,59 +124,106 @@ def play(
     say(HELP)
     if human_first is None:
         say(board(Game(variant.position, variant.rules, max_positions=max_positions)))
-        answer = ask("Do you want to move first? [y/n] ").strip().lower()
-        human_first = not answer.startswith("n")
+        human_first = _wants_first(ask)
     first = 0 if human_first else 1
     game = Game(variant.position, variant.rules, first=first, max_positions=max_positions)
+    _play_out(game, opponent, _Heaps(), ask, say)
+    return game
+
+
+def play_game(
+    start: ImpartialGame,
+    opponent: ComputerPlayer,
+    human_first: bool | None,
+    misere: bool = False,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> Game[ImpartialGame, ImpartialGame]:
+    """Play any impartial game (a sum, a game you define, a token on a graph) by
+    choosing among its numbered options. ``max_positions`` bounds its searches."""
+    ending = "misère play: the last mover loses" if misere else "the last mover wins"
+    say(f"{start.describe()}; {ending}.")
+    say(_Options.help)
+    if human_first is None:
+        say(f"  {start}")
+        human_first = _wants_first(ask)
+    game = Game(start, None, 0 if human_first else 1, (), max_positions, misere=misere)
+    _play_out(game, opponent, _Options(), ask, say)
+    return game
+
+
+def _wants_first(ask: Callable[[str], str]) -> bool:
+    return not ask("Do you want to move first? [y/n] ").strip().lower().startswith("n")
+
+
+def _play_out(
+    game: Game[Any, Any],
+    opponent: ComputerPlayer,
+    board: _Heaps | _Options,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+) -> None:
     while not game.is_over:
         say("")
-        say(board(game))
+        say(board.show(game))
         if game.turn == 0:
-            if not _human_turn(game, ask, say):
+            if not _human_turn(game, board, ask, say):
                 continue
         else:
             move = opponent.choose(game)
             assert move is not None, "a game that is not over has a move"
             game.push(move)
-            say(f"The computer {_third_person(str(move))}.")
+            say(f"The computer {board.said(move)}.")
     say("")
     say("You win!" if game.winner == 0 else "The computer wins.")
     _review(game, say)
-    return game
 
 
-def _human_turn(game: Game, ask: Callable[[str], str], say: Callable[[str], None]) -> bool:
+def _human_turn(
+    game: Game[Any, Any],
+    board: _Heaps | _Options,
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+) -> bool:
     """Ask until the human plays a legal move (True) or undoes (False)."""
     while True:
         text = ask("Your move: ").strip().lower()
         if text in {"q", "quit", "exit"}:
             raise EOFError
         if text in {"?", "h", "hint"}:
-            say(hint(game))
+            say(board.hint(game))
             continue
         if text in {"u", "undo"}:
-            plies = len(game.history)
-            if not any(game.first ^ (ply % 2) == 0 for ply in range(plies)):
-                say("Nothing to undo yet.")
-                continue
-            # Take back the computer's reply and the move before it, to your turn.
-            game.pop()
-            while game.turn != 0:
-                game.pop()
-            return False
+            if take_back(game):
+                return False
+            say("Nothing to undo yet.")
+            continue
         try:
-            move = parse_move(text)
-            game.push(move)
+            game.push(board.read(text, game))
         except (ValueError, OverflowError) as err:
-            say(f"{err}. {HELP}")
+            say(f"{err}. {board.help}")
             continue
         return True
 
 
-def _review(game: Game, say: Callable[[str], None]) -> None:
+def take_back(game: Game[Any, Any]) -> bool:
+    """Take back the computer's reply and the human's move before it, to the human's
+    (player 0's) turn; False when the human has not moved yet."""
+    if not any(game.first ^ (ply % 2) == 0 for ply in range(len(game.history))):
+        return False
+    game.pop()
+    while game.turn != 0:
+        game.pop()
+    return True
+
+
+def _review(game: Game[Any, Any], say: Callable[[str], None]) -> None:
     mistakes = game.review()
     if not mistakes:
-        if game.start.outcome(game.rules) is Outcome.P and game.first == 0:
+        start = game.start
+        ending = game.rules if isinstance(start, Position) else game.misere
+        if start.outcome(ending, game.max_positions) is Outcome.P and game.first == 0:
             say("Review: you started in a lost position and the computer never slipped.")
         else:
             say("Review: no mistakes: the winner played perfectly throughout.")

@@ -20,12 +20,15 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ._core import DEFAULT_MAX_POSITIONS
 from .analysis import analyse
 from .games import Heaps, Sum
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import ComputerPlayer
 
 #: Python parameter names in error messages, and the flags that set them.
 _FLAGS = {
@@ -286,6 +289,14 @@ def _parser() -> argparse.ArgumentParser:
     board = play_cmd.add_mutually_exclusive_group()
     board.add_argument("--variant", help=f"a classic variant: {', '.join(_variants())}")
     board.add_argument("--heaps", nargs="+", type=_heap, metavar="HEAP", help="heap sizes")
+    board.add_argument(
+        "--sum",
+        nargs="+",
+        type=_component,
+        metavar="PART",
+        help="play a sum of games: each PART is RULE:HEAPS as for analyse --sum, and a "
+        "move is chosen among the numbered options",
+    )
     _add_rules(play_cmd)
     play_cmd.add_argument(
         "--opponent",
@@ -432,6 +443,11 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
     from .position import Position
     from .presets import CLASSIC, Variant, variant
 
+    kind, rate = args.opponent
+    opponent = ComputerPlayer(kind, rate, args.seed)
+    human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
+    if args.sum is not None:
+        return _play_sum(args, opponent, human_first)
     if args.heaps is not None:
         chosen = Variant("custom", "your own heaps", Position(args.heaps), rules)
     else:
@@ -445,11 +461,22 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
             else:
                 changed = Rules(misere, args.max_take, args.take, args.code)
             chosen = Variant(chosen.name, chosen.description, chosen.position, changed)
-    kind, rate = args.opponent
-    opponent = ComputerPlayer(kind, rate, args.seed)
-    human_first = {"first": True, "second": False, "choose": None}[args.order or "first"]
     try:
         play(chosen, opponent, human_first, max_positions=args.max_positions)
+    except (EOFError, KeyboardInterrupt):
+        print("\nGoodbye.")
+    return 0
+
+
+def _play_sum(args: argparse.Namespace, opponent: ComputerPlayer, human_first: bool | None) -> int:
+    """``nimkit play --sum``: any sum, its options numbered."""
+    from ._play import play_game
+
+    if any(getattr(args, name) is not None for name in ("max_take", "take", "code")):
+        raise ValueError("give each part's rule in --sum (e.g. code=0.77:5,3), not as a flag")
+    try:
+        game = Sum(*args.sum)
+        play_game(game, opponent, human_first, args.misere, max_positions=args.max_positions)
     except (EOFError, KeyboardInterrupt):
         print("\nGoodbye.")
     return 0

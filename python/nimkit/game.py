@@ -5,27 +5,34 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, Generic, SupportsIndex, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._played import Played
+from .games import Heaps, ImpartialGame
 from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
+#: What a game's positions and moves are: Position and Move for heaps under Rules,
+#: ImpartialGame for both when any game is played (a move is the option it reaches).
+P = TypeVar("P", Position, ImpartialGame)
+M = TypeVar("M", Move, ImpartialGame)
+
 
 @dataclass(frozen=True)
-class Mistake:
+class Mistake(Generic[P, M]):
     """A move that turned a won position into a lost one."""
 
     ply: int
     player: int
-    played: Move
-    before: Position
+    played: M
+    before: P
     #: Every move that would have kept the win (from a heap with more than 2**24
     #: options, the first of each class of moves that the period cannot tell apart).
-    better: tuple[Move, ...]
+    better: tuple[M, ...]
 
     def __str__(self) -> str:
         options = ", ".join(str(m) for m in self.better)
@@ -35,7 +42,7 @@ class Mistake:
         )
 
 
-class Game:
+class Game(Generic[P, M]):
     """A game from a starting position; player ``first`` (0 or 1) moves first.
 
     >>> game = Game(Position([3, 4, 5]))
@@ -46,34 +53,99 @@ class Game:
     Rules with no closed form (misère play of subtraction sets other than {1..k} and
     of take-and-break codes) are solved once, by searching every position the start
     can reach; ValueError says so when that is more than ``max_positions``.
+
+    Any impartial game plays too (a ``Sum``, a game you define, a ``DigraphGame``):
+    a move is then the option it reaches, and ``misere`` gives the ending. A loopy
+    game may go on forever; its ``outcome`` is D where neither side can force a win.
+
+    >>> from nimkit import Impartial
+    >>> race = Game(Heaps([2]) + Impartial(3, lambda n: range(n)))
+    >>> race.legal_moves
+    [Sum(Heaps([1]), Impartial(3)), Sum(Heaps([0]), Impartial(3)), Sum(Heaps([2]), Impartial(0)),
+     Sum(Heaps([2]), Impartial(1)), Sum(Heaps([2]), Impartial(2))]
+    >>> race.push(race.legal_moves[4]); race.outcome
+    Outcome.P
     """
 
+    @overload
     def __init__(
-        self,
+        self: Game[Position, Move],
         position: Position | Iterable[SupportsIndex],
         rules: Rules | None = None,
         first: int = 0,
         moves: Iterable[Move] = (),
         max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: Game[ImpartialGame, ImpartialGame],
+        position: ImpartialGame,
+        rules: None = None,
+        first: int = 0,
+        moves: Iterable[ImpartialGame] = (),
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        *,
+        misere: bool = False,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        position: Any,
+        rules: Rules | None = None,
+        first: int = 0,
+        moves: Iterable[Any] = (),
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        *,
+        misere: bool = False,
     ) -> None:
-        self._rules = rules_or_default(rules)
         self._max_positions = max_positions
-        self._state = _core.Game(position, self._rules, first, max_positions)
+        self._state: Any
+        if isinstance(position, Heaps) and rules is None:
+            # Heaps are played with heap moves, as Game(position, rules).
+            r = position.rules
+            position, rules = position.position, Rules(misere, r.max_take, r.take, r.code)
+            misere = False
+        if isinstance(position, ImpartialGame):
+            if rules is not None:
+                raise TypeError("a game brings its own rules; give rules only with heaps")
+            self._rules = None
+            self._state = Played(position, first, misere, max_positions)
+        else:
+            if misere:
+                raise TypeError("with heaps the ending is the rules': Rules(misere=True)")
+            self._rules = rules_or_default(rules)
+            self._state = _core.Game(position, self._rules, first, max_positions)
         for move in moves:
             self.push(move)
 
     @property
     def rules(self) -> Rules:
+        """The heap rules (for a game that is not heaps, there are none: ValueError)."""
+        if self._rules is None:
+            raise ValueError(f"{self.start!r} is not heaps under rules: it has no Rules")
         return self._rules
 
     @property
-    def position(self) -> Position:
-        """The current position."""
-        return self._state.position()
+    def max_positions(self) -> int:
+        """The bound of each search the game needs."""
+        return self._max_positions
 
     @property
-    def start(self) -> Position:
-        return self._state.start()
+    def misere(self) -> bool:
+        """Whether the last mover loses."""
+        return self._state.misere if self._rules is None else self._rules.misere
+
+    @property
+    def position(self) -> P:
+        """The current position."""
+        position: P = self._state.position()
+        return position
+
+    @property
+    def start(self) -> P:
+        start: P = self._state.start()
+        return start
 
     @property
     def first(self) -> int:
@@ -85,12 +157,16 @@ class Game:
         return self._state.to_move()
 
     @property
-    def history(self) -> list[Move]:
+    def history(self) -> list[M]:
         return self._state.history()
 
     @property
-    def legal_moves(self) -> list[Move]:
-        return self.position.moves(self._rules)
+    def legal_moves(self) -> list[M]:
+        if self._rules is None:
+            options: list[M] = self._state.options()
+            return list(options)
+        moves: list[M] = self._state.position().moves(self._rules)
+        return moves
 
     @property
     def is_over(self) -> bool:
@@ -104,63 +180,73 @@ class Game:
         return self._state.winner()
 
     @property
-    def predicted_winner(self) -> int:
-        """Who wins from here if both sides play perfectly."""
+    def predicted_winner(self) -> int | None:
+        """Who wins from here if both sides play perfectly (None from a draw)."""
         return self._state.predicted_winner()
 
     @property
     def outcome(self) -> Outcome:
         """The outcome of the current position for the player to move."""
+        if self._rules is None:
+            outcome: Outcome = self._state.outcome()
+            return outcome
         return Outcome.P if self._state.is_p() else Outcome.N
 
-    def push(self, move: Move) -> None:
-        """Play ``move``; IllegalMoveError says why it is not allowed."""
+    def push(self, move: M) -> None:
+        """Play ``move`` (for any game: the option it reaches); IllegalMoveError says
+        why it is not allowed."""
         self._state.push(move)
 
-    def pop(self) -> Move:
+    def pop(self) -> M:
         """Take back the last move."""
-        last = self._state.pop()
+        last: M | None = self._state.pop()
         if last is None:
             raise IndexError("pop from a game with no moves")
         return last
 
-    def review(self) -> list[Mistake]:
-        """Every move that turned a won position into a lost one."""
+    def review(self) -> list[Mistake[P, M]]:
+        """Every move that turned a won position into a lost one (or a draw)."""
         return [
             Mistake(ply, player, played, before, tuple(better))
             for ply, player, played, before, better in self._state.review()
         ]
 
-    def copy(self) -> Game:
+    def copy(self) -> Game[P, M]:
         """An independent copy: moves pushed on one do not change the other."""
-        twin = object.__new__(Game)
+        twin: Game[P, M] = object.__new__(Game)
         twin._rules, twin._state = self._rules, self._state.copy()
         twin._max_positions = self._max_positions
         return twin
 
-    def __copy__(self) -> Game:
+    def __copy__(self) -> Game[P, M]:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game[P, M]:
         # Rules, positions and moves are immutable; the history is the game's own.
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as the arguments that replay it (the solver is found again)."""
+        if self._rules is None:
+            raise TypeError(f"a game of {self.start!r} cannot be pickled: only heaps can")
         args = (self.start, self._rules, self.first, self.history, self._max_positions)
         return Game, args
 
     def __repr__(self) -> str:
         args = [repr(self.start)]
-        if self._rules != Rules():
+        if self._rules is not None and self._rules != Rules():
             args.append(repr(self._rules))
         if self.first:
             args.append(f"first={self.first}")
         if self._state.has_history():
             args.append(f"moves={self.history!r}")
+        if self._rules is None and self.misere:
+            args.append("misere=True")
         return f"Game({', '.join(args)})"
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
+        if isinstance(self.position, ImpartialGame):
+            return self.position._repr_svg_()
         from ._svg import game_svg
 
         return game_svg(self)
@@ -172,12 +258,8 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return (self.start, self._rules, self.first, self.history) == (
-            other.start,
-            other._rules,
-            other.first,
-            other.history,
-        )
+        mine = (self.start, self._rules, self.first, self.history, self.misere)
+        return mine == (other.start, other._rules, other.first, other.history, other.misere)
 
     __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
 
@@ -211,10 +293,19 @@ class ComputerPlayer:
     def __init__(self, style: str, error_rate: float = 0.0, seed: Seed = None) -> None:
         self._style = (style, error_rate)
         self._seed = seed
-        self._engine = _core.Player(style, error_rate, seed_value(seed))
+        seed_bits = seed_value(seed)
+        self._engine = _core.Player(style, error_rate, seed_bits)
+        # Any other impartial game: its moves are drawn here, from the same seed.
+        self._rng = random.Random(seed_bits)
 
-    def choose(self, game: Game) -> Move | None:
-        return self._engine.choose(game._state)
+    def choose(self, game: Game[Any, M]) -> M | None:
+        """The player's move in ``game`` (None when the game is over)."""
+        if isinstance(game._state, Played):
+            style, error_rate = self._style
+            chosen: Any = game._state.choose(style, error_rate, self._rng)
+        else:
+            chosen = self._engine.choose(game._state)
+        return chosen
 
 
 class PerfectPlayer(ComputerPlayer):

@@ -118,6 +118,29 @@ class ImpartialGame:
         )
         return [ImpartialGame._of(n) for n in found]
 
+    def remoteness(
+        self,
+        misere: bool = False,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+    ) -> int | None:
+        """How many moves the game lasts when the winner wins as fast as it can and the
+        loser loses as slowly (None for a draw), from a search of every position it
+        reaches. In a loopy game a winner must lower it: a move to any P-position keeps
+        the win, but may come back.
+
+        >>> import networkx as nx
+        >>> loop = nx.DiGraph([(0, 1), (1, 0), (1, 2)])  # 1 wins by 1 -> 2, or 1 -> 0
+        >>> [DigraphGame(loop, v).remoteness() for v in (0, 1, 2)]
+        [2, 1, 0]
+        """
+        return _with_bar(progress, lambda bar: self._native.remoteness(misere, max_positions, bar))
+
+    def is_loopy(self, max_positions: int = DEFAULT_MAX_POSITIONS, progress: bool = False) -> bool:
+        """Whether play can come back to a position it left (a cycle in the game graph:
+        heaps never, a sum when a part is)."""
+        return _with_bar(progress, lambda bar: self._native.is_loopy(max_positions, bar))
+
     def explain(self, misere: bool = False) -> str:
         """Why the outcome is what it is, in words."""
         outcome = self.outcome(misere)
@@ -484,6 +507,15 @@ class Sum(ImpartialGame):
 
     def __str__(self) -> str:
         return " + ".join(f"({part})" for part in self.parts)
+
+    def describe(self) -> str:
+        """The parts in words.
+
+        >>> (Heaps([2]) + Heaps([5, 3], Rules(code="0.77"))).describe()
+        'the sum of Nim heaps 2 and heaps 5 3, take-and-break code 0.77'
+        """
+        *most, last = [part.describe() for part in self.parts] or ["nothing"]
+        return "the sum of " + (f"{'; '.join(most)} and {last}" if most else last)
 
 
 def kernel(graph: Any) -> set[Any]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import html
 import warnings
 from collections.abc import Iterable
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, overload
 
 from ._extras import require
+from ._play import take_back
 from ._svg import game_svg
-from .game import ComputerPlayer, Game, PerfectPlayer
-from .position import Move, Position
+from .game import ComputerPlayer, Game, M, PerfectPlayer
+from .games import Heaps, ImpartialGame
+from .position import Move, Outcome, Position
 from .presets import Variant
 from .presets import variant as preset
 from .rules import Rules
@@ -75,7 +77,7 @@ class PlayWidget:
         self.game = Game(
             self.variant.position, self.variant.rules, first=0 if self.human_first else 1
         )
-        self._computer_turn()
+        _computer_turn(self.game, self.opponent)
         self._show("Your move." if not self.game.is_over else "")
 
     def move(self, move: Move | None = None) -> None:
@@ -88,7 +90,7 @@ class PlayWidget:
             self.game.push(move)
         except (ValueError, OverflowError) as err:
             return self._show(f"Not allowed: {err}")
-        reply = self._computer_turn()
+        reply = _computer_turn(self.game, self.opponent)
         self._show(f"The computer plays {reply}." if reply else "")
 
     def hint(self) -> None:
@@ -102,21 +104,7 @@ class PlayWidget:
 
     def undo(self) -> None:
         """Take back your last move and the computer's reply."""
-        history = self.game.history
-        if not any(self.game.first ^ (ply % 2) == 0 for ply in range(len(history))):
-            return self._show("Nothing to undo yet.")
-        self.game.pop()
-        while self.game.turn != 0:
-            self.game.pop()
-        self._show("Taken back.")
-
-    def _computer_turn(self) -> Move | None:
-        reply = None
-        if not self.game.is_over and self.game.turn == 1:
-            reply = self.opponent.choose(self.game)
-            if reply is not None:
-                self.game.push(reply)
-        return reply
+        self._show("Taken back." if take_back(self.game) else "Nothing to undo yet.")
 
     def _chosen(self) -> Move:
         """The move the heap, take and split boxes describe."""
@@ -148,6 +136,102 @@ class PlayWidget:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
+class OptionsWidget:
+    """A board for any impartial game (a sum, a game you define, a token on a graph)
+    against a computer player: the position's picture, a chooser of its options and
+    the buttons Move, Hint, Undo and New game. You are player 0.
+
+    >>> board = play(Heaps([1]) + Heaps([2]))
+    >>> board.option.value = board.game.legal_moves[1]
+    >>> board.move_button.click()
+    >>> board.game.history
+    [Sum(Heaps([1]), Heaps([1])), Sum(Heaps([0]), Heaps([1]))]
+    """
+
+    def __init__(
+        self,
+        start: ImpartialGame,
+        opponent: ComputerPlayer,
+        human_first: bool = True,
+        misere: bool = False,
+    ) -> None:
+        ipw = require("ipywidgets", "notebook")
+        self.start, self.opponent = start, opponent
+        self.human_first, self.misere = human_first, misere
+        self.board = ipw.HTML()
+        self.status = ipw.HTML()
+        self.option = ipw.Dropdown(description="move to")
+        self.move_button = ipw.Button(description="Move", button_style="primary")
+        self.hint_button = ipw.Button(description="Hint")
+        self.undo_button = ipw.Button(description="Undo")
+        self.new_button = ipw.Button(description="New game")
+        self.move_button.on_click(lambda _: self.move())
+        self.hint_button.on_click(lambda _: self.hint())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.new_button.on_click(lambda _: self.new_game())
+        ending = "misère play: the last mover loses" if misere else "the last mover wins"
+        title = ipw.HTML(f"<b>{html.escape(start.describe())}</b><br>{ending}")
+        controls = ipw.HBox([self.option, self.move_button])
+        buttons = ipw.HBox([self.hint_button, self.undo_button, self.new_button])
+        self.widget = ipw.VBox([title, self.board, controls, buttons, self.status])
+        self.new_game()
+
+    def new_game(self) -> None:
+        self.game = Game(self.start, first=0 if self.human_first else 1, misere=self.misere)
+        reply = _computer_turn(self.game, self.opponent)
+        self._show(f"The computer moves to {reply}. Your move." if reply else "Your move.")
+
+    def move(self, option: ImpartialGame | None = None) -> None:
+        """Move to ``option`` (default: the chosen one), then the computer replies."""
+        if self.game.is_over:
+            return self._show("The game is over: start a new one.")
+        try:
+            self.game.push(self.option.value if option is None else option)
+        except ValueError as err:
+            return self._show(f"Not allowed: {err}")
+        reply = _computer_turn(self.game, self.opponent)
+        self._show(f"The computer moves to {reply}." if reply else "")
+
+    def hint(self) -> None:
+        moves = self.game.position.winning_moves(self.misere)
+        if not moves:
+            text = "You are in a losing position: against perfect play no move wins."
+        elif self.game.outcome is Outcome.D:
+            text = "No move wins; these keep the draw: " + "; ".join(map(str, moves))
+        else:
+            text = "Hint: move to " + " or ".join(map(str, moves))
+        self._show(text)
+
+    def undo(self) -> None:
+        """Take back your last move and the computer's reply."""
+        self._show("Taken back." if take_back(self.game) else "Nothing to undo yet.")
+
+    def _show(self, message: str) -> None:
+        picture = self.game.position._repr_svg_()
+        self.board.value = picture or f"<code>{html.escape(str(self.game.position))}</code>"
+        options = self.game.legal_moves
+        self.option.options = [(str(o), o) for o in options]
+        self.option.value = options[0] if options else None
+        if self.game.is_over:
+            winner = "You win!" if self.game.winner == 0 else "The computer wins."
+            review = "".join(f"<br>{html.escape(str(m))}" for m in self.game.review())
+            message = f"{message} <b>{winner}</b>{review or '<br>No mistakes.'}"
+        self.status.value = message.strip()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _computer_turn(game: Game[Any, M], opponent: ComputerPlayer) -> M | None:
+    """The computer's move, played, when it is its turn."""
+    reply = None
+    if not game.is_over and game.turn == 1:
+        reply = opponent.choose(game)
+        if reply is not None:
+            game.push(reply)
+    return reply
+
+
 def _on_enter(box: Any, action: Any) -> None:
     """Run ``action`` when Enter is pressed in a text box. ipywidgets 8 marks
     ``on_submit`` deprecated, but its replacement (observing the value) also fires
@@ -157,14 +241,45 @@ def _on_enter(box: Any, action: Any) -> None:
         box.on_submit(lambda _: action())
 
 
-def play(
-    variant_or_position: Variant | str | Position | Iterable[SupportsIndex],
+@overload
+def play(  # type: ignore[overload-overlap]  # Heaps first: the narrower type wins
+    variant_or_position: Variant | str | Position | Iterable[SupportsIndex] | Heaps,
     rules: Rules | None = None,
     opponent: ComputerPlayer | None = None,
     human_first: bool = True,
-) -> PlayWidget:
-    """An interactive board: a preset (or its name) or a position, against
-    ``opponent`` (default: PerfectPlayer)."""
+) -> PlayWidget: ...
+
+
+@overload
+def play(
+    variant_or_position: ImpartialGame,
+    rules: None = None,
+    opponent: ComputerPlayer | None = None,
+    human_first: bool = True,
+    misere: bool = False,
+) -> OptionsWidget: ...
+
+
+def play(
+    variant_or_position: Any,
+    rules: Rules | None = None,
+    opponent: ComputerPlayer | None = None,
+    human_first: bool = True,
+    misere: bool = False,
+) -> PlayWidget | OptionsWidget:
+    """An interactive board: a preset (or its name), a position (with ``rules``) or
+    ``Heaps``, or any other impartial game (its options in a chooser, ``misere``
+    for its ending), against ``opponent`` (default: PerfectPlayer)."""
+    if isinstance(variant_or_position, Heaps) and rules is None:
+        heaps = variant_or_position
+        r = heaps.rules
+        variant_or_position, rules = heaps.position, Rules(misere, r.max_take, r.take, r.code)
+    elif isinstance(variant_or_position, ImpartialGame):
+        if rules is not None:
+            raise TypeError("a game brings its own rules; give rules only with heaps")
+        return OptionsWidget(variant_or_position, opponent or PerfectPlayer(), human_first, misere)
+    elif misere:
+        raise TypeError("with heaps the ending is the rules': Rules(misere=True)")
     if isinstance(variant_or_position, str):
         variant = preset(variant_or_position)
     elif isinstance(variant_or_position, Variant):

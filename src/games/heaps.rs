@@ -69,6 +69,10 @@ impl Game for HeapsGame {
         solver::outcome(p, &misere, limits.max_positions).map(Some)
     }
 
+    fn loopy(&self, _p: &Vec<u64>, _limits: &Limits) -> Result<Option<bool>> {
+        Ok(Some(false)) // every move takes something away
+    }
+
     fn memo(&self) -> &Memo<Vec<u64>> {
         &self.memo
     }

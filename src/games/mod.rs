@@ -89,6 +89,12 @@ pub trait Game: Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// Whether play from `p` can come back to a position it left, where the family
+    /// knows without a search (`None`: search the state graph for a cycle).
+    fn loopy(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<bool>> {
+        Ok(None)
+    }
+
     /// The searches the family keeps (`Memo`).
     fn memo(&self) -> &Memo<Self::Position>;
 
@@ -131,6 +137,7 @@ pub struct Searched<P> {
     pub explored: Explored<P>,
     values: Mutex<Option<Arc<[Value]>>>,
     outcomes: [Mutex<Option<Arc<[Outcome]>>>; 2],
+    remoteness: [Mutex<Option<Arc<[u32]>>>; 2],
 }
 
 impl<P: Clone + Eq + Hash> Searched<P> {
@@ -151,6 +158,19 @@ impl<P: Clone + Eq + Hash> Searched<P> {
         if slot.is_none() {
             let both = graph::Both::new(&self.explored.graph)?;
             *slot = Some(graph::outcomes(&both, misere)?.into());
+        }
+        Ok(Arc::clone(slot.as_ref().expect("filled above")))
+    }
+
+    /// The remoteness of every node in normal or misère play (`u32::MAX`: a draw), on
+    /// first demand.
+    pub fn remoteness(&self, misere: bool) -> Result<Arc<[u32]>> {
+        let mut slot = self.remoteness[usize::from(misere)]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            let both = graph::Both::new(&self.explored.graph)?;
+            *slot = Some(graph::remoteness(&both, misere)?.1.into());
         }
         Ok(Arc::clone(slot.as_ref().expect("filled above")))
     }
@@ -194,6 +214,7 @@ impl<P: Clone + Eq + Hash> Memo<P> {
             explored,
             values: Mutex::new(None),
             outcomes: [Mutex::new(None), Mutex::new(None)],
+            remoteness: [Mutex::new(None), Mutex::new(None)],
         });
         let mut kept = lock();
         kept.truncate(KEPT_SEARCHES - 1);
@@ -219,6 +240,13 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// The moves that win: the options that are P-positions (in the ending asked); from
     /// a draw, where no move wins, the moves that keep the draw (options that are D).
     fn winning_moves(&self, misere: bool, limits: &Limits) -> Result<Vec<GameRef>>;
+
+    /// How many moves the game lasts when the winner hurries and the loser does not
+    /// (`None`: a draw), from a search of every position it reaches.
+    fn remoteness(&self, misere: bool, limits: &Limits) -> Result<Option<u32>>;
+
+    /// Whether play can come back to a position it left (a cycle in the game graph).
+    fn loopy(&self, limits: &Limits) -> Result<bool>;
 
     /// The state graph the game reaches (node 0 is this game), each node as a game.
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)>;
@@ -340,6 +368,19 @@ impl<G: Game> AnyGame for At<G> {
             }
         };
         Ok(found)
+    }
+
+    fn remoteness(&self, misere: bool, limits: &Limits) -> Result<Option<u32>> {
+        let (searched, id) = self.searched(limits)?;
+        let remote = searched.remoteness(misere)?[id];
+        Ok((remote != u32::MAX).then_some(remote))
+    }
+
+    fn loopy(&self, limits: &Limits) -> Result<bool> {
+        if let Some(loopy) = self.game.loopy(&self.position, limits)? {
+            return Ok(loopy);
+        }
+        self.searched(limits)?.0.explored.graph.has_cycle()
     }
 
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {

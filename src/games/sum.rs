@@ -159,6 +159,15 @@ impl Game for SumGame {
         Ok(Some(found))
     }
 
+    fn loopy(&self, p: &Vec<Part>, limits: &Limits) -> Result<Option<bool>> {
+        for part in p {
+            if part.0.loopy(limits)? {
+                return Ok(Some(true));
+            }
+        }
+        Ok(Some(false))
+    }
+
     fn memo(&self) -> &Memo<Vec<Part>> {
         &self.memo
     }

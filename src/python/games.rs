@@ -1,7 +1,7 @@
 //! Games of any family for Python: one native handle (`NativeGame`) on a core game,
 //! the constructors of each family, and the Python states and node names the core
 //! never sees (kept here, attached to the core's games as opaque tags).
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use numpy::PyReadonlyArray2;
 use pyo3::basic::CompareOp;
@@ -147,6 +147,35 @@ impl PyNativeGame {
             game.winning_moves(misere, limits)
         })?;
         Ok(handles(found))
+    }
+
+    /// Moves to the end with the winner hurrying and the loser not; None for a draw.
+    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None))]
+    fn remoteness(
+        &self,
+        py: Python<'_>,
+        misere: bool,
+        max_positions: UInt,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<u32>> {
+        let game = &self.0;
+        ask(py, game, max_positions.0, progress, |limits| {
+            game.remoteness(misere, limits)
+        })
+    }
+
+    /// Whether play can come back to a position it left.
+    #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None))]
+    fn is_loopy(
+        &self,
+        py: Python<'_>,
+        max_positions: UInt,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let game = &self.0;
+        ask(py, game, max_positions.0, progress, |limits| {
+            game.loopy(limits)
+        })
     }
 
     /// The state graph: its edges as ``(from, to)`` node numbers and its nodes (node 0
@@ -329,11 +358,34 @@ pub fn defined_game(
     state: &Bound<'_, PyAny>,
     options: Option<Py<PyAny>>,
 ) -> PyResult<PyNativeGame> {
+    let key = options.as_ref().map_or(0, |f| f.as_ptr() as usize);
+    let mut engines = ENGINES.lock().unwrap_or_else(PoisonError::into_inner);
+    engines.retain(|(_, engine)| engine.strong_count() > 0);
+    let found = engines.iter().find(|(k, _)| *k == key);
+    let game = match found.and_then(|(_, engine)| engine.upgrade()) {
+        Some(game) => game,
+        None => {
+            let game = Arc::new(new_defined(py, options));
+            engines.push((key, Arc::downgrade(&game)));
+            game
+        }
+    };
+    drop(engines);
+    let start = states(game.tag()).number(state)?;
+    Ok(PyNativeGame(Arc::new(At::new(game, start))))
+}
+
+/// The games defined in Python that are alive, by the address of their function (0:
+/// states with an `options()` method), so that games built from the same function
+/// are one game: their positions compare equal and share what searches found. An
+/// engine holds its function, so a live engine's address is not reused.
+static ENGINES: Mutex<Vec<(usize, Weak<Defined>)>> = Mutex::new(Vec::new());
+
+fn new_defined(py: Python<'_>, options: Option<Py<PyAny>>) -> Defined {
     let states = Arc::new(States {
         numbers: PyDict::new(py).unbind(),
         states: Mutex::default(),
     });
-    let start = states.number(state)?;
     let known = Arc::clone(&states);
     let callback = move |number: u64, out: &mut Vec<u64>| {
         Python::attach(|py| {
@@ -361,8 +413,7 @@ pub fn defined_game(
         })
     };
     let tag: Tag = states;
-    let game = Defined::new(Box::new(callback), tag);
-    Ok(PyNativeGame(Arc::new(At::new(Arc::new(game), start))))
+    Defined::new(Box::new(callback), tag)
 }
 
 /// The names of a digraph's nodes, in node order.

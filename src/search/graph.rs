@@ -319,25 +319,53 @@ impl Adjacency for Product {
 /// yet known to lose for the mover. A node is N once an option is P, P once every
 /// option is N; what is neither when nothing changes is a draw.
 pub fn outcomes(graph: &dyn Adjacency, misere: bool) -> Result<Vec<Outcome>> {
+    label(graph, misere, None)
+}
+
+/// The outcomes and the remoteness of every node: how many moves the game lasts when
+/// the winner wins as fast as possible and the loser loses as slowly (0 where no move
+/// is left; `u32::MAX` for a draw). In a loopy game only moves that lower it make
+/// progress: a move to any P-position keeps the win but may come back.
+pub fn remoteness(graph: &dyn Adjacency, misere: bool) -> Result<(Vec<Outcome>, Vec<u32>)> {
+    let mut remote = alloc::filled(graph.nodes(), u32::MAX)?;
+    let outcome = label(graph, misere, Some(&mut remote))?;
+    Ok((outcome, remote))
+}
+
+/// Retrograde labelling in first-in first-out order: nodes leave the queue in order
+/// of remoteness, so an N node is reached first from its nearest P option and a P
+/// node last from its farthest N option, which gives the remoteness at no extra cost.
+fn label(
+    graph: &dyn Adjacency,
+    misere: bool,
+    mut remote: Option<&mut Vec<u32>>,
+) -> Result<Vec<Outcome>> {
     let n = graph.nodes();
     let mut outcome = alloc::filled(n, Outcome::D)?;
     let mut left = alloc::with_capacity(n)?;
     left.extend((0..n as u64).map(|u| graph.out_degree(u)));
+    // Each node enters once: the queue is the labelled nodes in order, read from `head`.
     let mut queue: Vec<u64> = alloc::with_capacity(n)?;
     for u in 0..n {
         if left[u] == 0 {
             outcome[u] = if misere { Outcome::N } else { Outcome::P };
             queue.push(u as u64);
+            if let Some(remote) = remote.as_deref_mut() {
+                remote[u] = 0;
+            }
         }
     }
     let mut poll = Poll::default();
     let mut stop = Ok(());
-    while let Some(v) = queue.pop() {
+    let mut head = 0;
+    while let Some(&v) = queue.get(head) {
+        head += 1;
         if let Err(err) = poll.tick() {
             stop = Err(err);
             break;
         }
         let lost = outcome[v as usize] == Outcome::P;
+        let next = remote.as_deref().map_or(0, |r| r[v as usize] + 1);
         graph.for_each_predecessor(v, &mut |u| {
             let u = u as usize;
             if outcome[u] != Outcome::D {
@@ -345,13 +373,16 @@ pub fn outcomes(graph: &dyn Adjacency, misere: bool) -> Result<Vec<Outcome>> {
             }
             if lost {
                 outcome[u] = Outcome::N;
-                queue.push(u as u64);
             } else {
                 left[u] -= 1;
-                if left[u] == 0 {
-                    outcome[u] = Outcome::P;
-                    queue.push(u as u64);
+                if left[u] > 0 {
+                    return;
                 }
+                outcome[u] = Outcome::P;
+            }
+            queue.push(u as u64);
+            if let Some(remote) = remote.as_deref_mut() {
+                remote[u] = next;
             }
         });
     }
