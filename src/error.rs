@@ -108,6 +108,9 @@ pub enum Error {
     #[error("interrupted")]
     Interrupted,
 
+    #[error("0 has no inverse{}: every nimber but 0 has one", index.map_or(String::new(), |i| format!(" (element {i})")))]
+    NoInverse { index: Option<usize> },
+
     #[error("not enough memory for {bytes} bytes")]
     OutOfMemory { bytes: u128 },
 

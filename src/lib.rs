@@ -39,6 +39,7 @@ pub mod games;
 pub mod heap;
 pub mod interrupt;
 pub mod misere;
+pub mod nimber;
 pub mod outcome;
 pub mod players;
 pub mod position;

@@ -55,6 +55,8 @@ LONG = [
     # Misère play of a sum of different games: the search over the product.
     "(nk.Heaps([10**6], nk.Rules(max_take=3)) + nk.Heaps([10**6], nk.Rules(take={1, 2})))"
     ".outcome(misere=True, max_positions=10**13)",
+    # Nim products of 3 * 10**8 nimbers by one on every core (seconds).
+    "nk.nim_multiply(np.full(3 * 10**8, 2**64 - 1, dtype=np.uint64), 2**63 + 12345)",
 ]
 
 #: How soon the child must report the KeyboardInterrupt after the signal.
@@ -68,6 +70,7 @@ def test_ctrl_c_interrupts_long_native_work(code):
         [
             RESTORE_SIGINT,
             "import nimkit as nk",
+            "import numpy as np",
             "print('ready', flush=True)",
             "try:",
             f"    {code}",

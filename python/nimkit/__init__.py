@@ -34,6 +34,7 @@ from .games import (
     kernel,
 )
 from .graph import draw_game_graph, game_graph
+from .nimbers import nim_inverse, nim_multiply
 from .position import Move, Outcome, Position
 from .quotient import Genus
 from .rules import Rules
@@ -81,6 +82,8 @@ __all__ = [
     "game_graph",
     "graph_of",
     "kernel",
+    "nim_inverse",
+    "nim_multiply",
     "p_position_table",
     "p_positions",
     "plots",

@@ -35,6 +35,10 @@ __all__ = [
     "count_p_positions",
     "defined_game",
     "heaps_game",
+    "nim_inverse_array",
+    "nim_inverse_int",
+    "nim_multiply_array",
+    "nim_multiply_int",
     "p_positions",
     "simulate",
     "solve_box",
@@ -49,6 +53,12 @@ class IllegalMoveError(ValueError):
     """A move that the position or the rules do not allow (a ValueError)."""
 
 def check_heaps(heaps: Iterable[SupportsIndex]) -> tuple[int, ...]: ...
+def nim_multiply_int(a: SupportsIndex, b: SupportsIndex) -> int: ...
+def nim_inverse_int(a: SupportsIndex) -> int: ...
+def nim_multiply_array(
+    a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]: ...
+def nim_inverse_array(a: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]: ...
 
 @final
 class Move:

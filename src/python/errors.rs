@@ -1,6 +1,6 @@
 //! The core's errors, mapped once to Python exceptions.
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError, PyZeroDivisionError};
 use pyo3::PyErr;
 
 use crate::error::Error;
@@ -22,6 +22,8 @@ impl From<Error> for PyErr {
         }
         if let Error::OutOfMemory { .. } = err {
             PyMemoryError::new_err(err.to_string())
+        } else if let Error::NoInverse { .. } = err {
+            PyZeroDivisionError::new_err(err.to_string())
         } else if err == Error::Interrupted {
             PyKeyboardInterrupt::new_err(())
         } else if err.is_illegal_move() {

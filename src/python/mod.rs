@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod games;
 mod moves;
+mod nimber;
 mod play;
 mod position;
 mod progress;
@@ -31,6 +32,8 @@ mod core_module {
     use super::games::{defined_game, heaps_game, sum_game, PyDigraph, PyNativeGame};
     #[pymodule_export]
     use super::moves::PyMove;
+    #[pymodule_export]
+    use super::nimber::{nim_inverse_array, nim_inverse_int, nim_multiply_array, nim_multiply_int};
     #[pymodule_export]
     use super::play::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
