@@ -108,6 +108,12 @@ pub enum Error {
     #[error("interrupted")]
     Interrupted,
 
+    #[error(
+        "the Grundy value needs a table of {cells} positions, more than max_positions = \
+         {limit} (raise max_positions to allow it)"
+    )]
+    TableTooLarge { cells: u128, limit: u64 },
+
     #[error("0 has no inverse{}: every nimber but 0 has one", index.map_or(String::new(), |i| format!(" (element {i})")))]
     NoInverse { index: Option<usize> },
 

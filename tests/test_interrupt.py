@@ -55,6 +55,8 @@ LONG = [
     # Misère play of a sum of different games: the search over the product.
     "(nk.Heaps([10**6], nk.Rules(max_take=3)) + nk.Heaps([10**6], nk.Rules(take={1, 2})))"
     ".outcome(misere=True, max_positions=10**13)",
+    # Wythoff's Grundy values for heaps below 20000 (a minute or more).
+    "nk.wythoff_grundy_table(20000)",
     # Nim products of 3 * 10**8 nimbers by one on every core (seconds).
     "nk.nim_multiply(np.full(3 * 10**8, 2**64 - 1, dtype=np.uint64), 2**63 + 12345)",
 ]

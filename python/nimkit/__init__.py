@@ -11,6 +11,7 @@ from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse, analyze
 from .certificate import PeriodCertificate, verify_certificate
+from .classical import Wythoff, wythoff_grundy_table
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
 from .game import (
@@ -73,6 +74,7 @@ __all__ = [
     "SubtractionGame",
     "Sum",
     "TakeAndBreak",
+    "Wythoff",
     "analyse",
     "analyze",
     "batch",
@@ -93,4 +95,5 @@ __all__ = [
     "to_frame",
     "verify_certificate",
     "widgets",
+    "wythoff_grundy_table",
 ]

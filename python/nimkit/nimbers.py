@@ -8,7 +8,7 @@ True
 >>> nim_multiply(nim_inverse(7), 7)
 1
 >>> nim_multiply(np.array([2, 3, 4], dtype=np.uint64), 3)
-array([1, 2, 12], dtype=uint64)
+array([ 1,  2, 12], dtype=uint64)
 """
 
 from __future__ import annotations

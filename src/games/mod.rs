@@ -10,11 +10,13 @@
 //!
 //! Families: `heaps` (heaps under heap rules: `Position` + `Rules`), `defined` (a
 //! game whose options come from a callback: games defined in Python), `digraph` (a
-//! token on a directed graph), and `sum` (sums of any games).
+//! token on a directed graph), `sum` (sums of any games), and the classical families:
+//! `wythoff`.
 pub mod defined;
 pub mod digraph;
 pub mod heaps;
 pub mod sum;
+pub mod wythoff;
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -71,6 +73,12 @@ pub trait Game: Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// The normal-play outcome where a theorem gives it without the value (`None`: from
+    /// the value).
+    fn normal(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<Outcome>> {
+        Ok(None)
+    }
+
     /// The misère outcome where a theorem or a family's own search gives it (`None`:
     /// search the state graph).
     fn misere(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<Outcome>> {
@@ -93,6 +101,12 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// knows without a search (`None`: search the state graph for a cycle).
     fn loopy(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<bool>> {
         Ok(None)
+    }
+
+    /// The position as numbers, for families whose positions are numbers (the binding
+    /// layer reads them).
+    fn numbers(&self, _p: &Self::Position) -> Option<Vec<u64>> {
+        None
     }
 
     /// The searches the family keeps (`Memo`).
@@ -248,6 +262,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// Whether play can come back to a position it left (a cycle in the game graph).
     fn loopy(&self, limits: &Limits) -> Result<bool>;
 
+    /// The position as numbers (`Game::numbers`).
+    fn numbers(&self) -> Option<Vec<u64>>;
+
     /// The state graph the game reaches (node 0 is this game), each node as a game.
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)>;
 
@@ -339,6 +356,8 @@ impl<G: Game> AnyGame for At<G> {
             if let Some(outcome) = self.game.misere(&self.position, limits)? {
                 return Ok(outcome);
             }
+        } else if let Some(outcome) = self.game.normal(&self.position, limits)? {
+            return Ok(outcome);
         } else if let Some(value) = self.game.value(&self.position, limits)? {
             return Ok(value.outcome());
         }
@@ -381,6 +400,10 @@ impl<G: Game> AnyGame for At<G> {
             return Ok(loopy);
         }
         self.searched(limits)?.0.explored.graph.has_cycle()
+    }
+
+    fn numbers(&self) -> Option<Vec<u64>> {
+        self.game.numbers(&self.position)
     }
 
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {

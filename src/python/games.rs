@@ -206,6 +206,13 @@ impl PyNativeGame {
             .ok_or_else(|| wrong_family(&self.0, "rules"))
     }
 
+    /// The position of a family whose positions are numbers (Wythoff's two heaps, ...).
+    fn numbers(&self) -> PyResult<Vec<u64>> {
+        self.0
+            .numbers()
+            .ok_or_else(|| wrong_family(&self.0, "numbers"))
+    }
+
     /// The Python state of a defined game.
     fn state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let at = self.0.as_any().downcast_ref::<At<Defined>>();

@@ -1,6 +1,7 @@
 //! The pyo3 binding layer: conversion, validation, GIL release, error mapping.
 //! No game logic lives here.
 mod batch;
+mod classical;
 mod code;
 mod convert;
 mod errors;
@@ -24,6 +25,8 @@ mod core_module {
         batch_count_winning_moves, batch_is_p_position, batch_nim_sum, batch_winning_move,
         batch_winning_split,
     };
+    #[pymodule_export]
+    use super::classical::{wythoff_game, wythoff_grundy_table, wythoff_pair};
     #[pymodule_export]
     use super::code::PyTakeAndBreak;
     #[pymodule_export]

@@ -1,0 +1,133 @@
+"""The classical impartial games beyond heaps, each on the game protocol of
+``nimkit.games``: Wythoff's game so far. Answers come from the theorems, in the
+native core, for positions of any size below 2**64; what no theorem gives (Wythoff's
+Grundy values) from a table bounded by ``max_positions``.
+
+>>> Wythoff(3, 5).outcome(), Wythoff(10**18, 2 * 10**18).winning_moves()
+(Outcome.P, [Wythoff(1000000000000000000, 618033988749894848)])
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .games import ImpartialGame
+
+
+class Wythoff(ImpartialGame):
+    """Wythoff's game: two heaps; a move takes any number from one heap, or the same
+    number from both (a queen moving towards the corner of a board).
+
+    The P-positions are the pairs ``(⌊kφ⌋, ⌊kφ²⌋)`` (Wythoff, 1907), found in exact
+    integer arithmetic, so outcomes and winning moves of heaps of any size below
+    2**64 come at once; misère play differs only at the smallest ones. Grundy values
+    have no closed form: they come from a table (``wythoff_grundy_table``) of about
+    ``a * b`` positions, bounded by ``max_positions``.
+
+    >>> Wythoff(30, 40).grundy(), Wythoff(4, 7).outcome(misere=True)
+    (56, Outcome.P)
+    """
+
+    __slots__ = ()
+    family = "wythoff"
+
+    def __init__(self, a: SupportsIndex, b: SupportsIndex) -> None:
+        object.__setattr__(self, "_native", _core.wythoff_game(a, b))
+
+    @property
+    def heaps(self) -> tuple[int, int]:
+        a, b = self._native.numbers()
+        return a, b
+
+    def __repr__(self) -> str:
+        return f"Wythoff{self.heaps}"
+
+    def __str__(self) -> str:
+        return f"({self.heaps[0]}, {self.heaps[1]})"
+
+    def describe(self) -> str:
+        return f"Wythoff's game at heaps {self.heaps[0]} and {self.heaps[1]}"
+
+    def _why_value(self) -> str:
+        a, b = sorted(self.heaps)
+        low, high = _core.wythoff_pair(b - a)
+        verdict = "it is that pair" if (low, high) == (a, b) else "it is not that pair"
+        lines = [
+            "Wythoff's theorem: the P-positions are the pairs (⌊kφ⌋, ⌊kφ²⌋), φ the golden "
+            f"ratio, one for each difference k of the heaps; here k = {b - a}, whose pair "
+            f"is ({low}, {high}): {verdict}."
+        ]
+        if (a + 1) * (b + 1) <= 10**6:
+            lines.append(f"Its Grundy value (from the table) is {self.grundy()}.")
+        return "\n".join(lines)
+
+    def _why_misere(self) -> str:
+        return (
+            "Misère play: the P-positions are those of normal play except the smallest, "
+            "(0, 1) and (2, 2) instead of (0, 0) and (1, 2)."
+        )
+
+    def _repr_svg_(self) -> str:
+        return _board_svg(self)
+
+
+def wythoff_grundy_table(n: int, progress: bool = False) -> npt.NDArray[Any]:
+    """The Grundy values of Wythoff's game for both heaps below ``n``: an ``n`` by
+    ``n`` array in the narrowest unsigned dtype that holds them, row by row, each
+    value the mex of those before it in its row, column and diagonal (kept as bit
+    sets, so a value costs a scan of words, not of cells). ``progress`` shows a bar
+    of the rows (the ``progress`` extra); Ctrl-C stops it.
+
+    >>> wythoff_grundy_table(4)
+    array([[0, 1, 2, 3],
+           [1, 2, 0, 4],
+           [2, 0, 1, 5],
+           [3, 4, 5, 6]], dtype=uint8)
+    """
+    table: npt.NDArray[Any] = _core.wythoff_grundy_table(n, progress)
+    return table
+
+
+def _board_svg(game: Wythoff, cell: int = 14, most: int = 40) -> str:
+    """The board (heaps as coordinates, up to ``most`` a side): P-positions shaded,
+    the position as a queen, the winning moves ringed."""
+    a, b = game.heaps
+    if max(a, b) >= most:
+        return (
+            "<svg xmlns='http://www.w3.org/2000/svg' width='400' height='20'><text y='15'>"
+            f"{html.escape(game.describe())}</text></svg>"
+        )
+    rows, cols = a + 1, b + 1
+    winning = [m.heaps for m in game.winning_moves() if isinstance(m, Wythoff)]
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{cols * cell + 2}' "
+        f"height='{rows * cell + 2}' font-family='sans-serif'>"
+    ]
+    p_cells = _p_cells(rows, cols)
+    for x in range(rows):
+        for y in range(cols):
+            fill = "#c33" if p_cells[x, y] else "#eee"
+            parts.append(
+                f"<rect x='{y * cell + 1}' y='{x * cell + 1}' width='{cell - 1}' "
+                f"height='{cell - 1}' fill='{fill}'><title>({x}, {y})</title></rect>"
+            )
+    for x, y in winning:
+        parts.append(
+            f"<circle cx='{y * cell + cell / 2 + 1}' cy='{x * cell + cell / 2 + 1}' "
+            f"r='{cell / 2 - 1}' fill='none' stroke='#2a2' stroke-width='2'/>"
+        )
+    parts.append(
+        f"<circle cx='{b * cell + cell / 2 + 1}' cy='{a * cell + cell / 2 + 1}' "
+        f"r='{cell / 3}' fill='#222'/></svg>"
+    )
+    return "".join(parts)
+
+
+def _p_cells(rows: int, cols: int) -> npt.NDArray[np.bool_]:
+    n = max(rows, cols)
+    return (wythoff_grundy_table(n) == 0)[:rows, :cols]

@@ -1,0 +1,98 @@
+"""The classical games against independent references: brute-force searches written
+here over whole boxes of positions, the plain mex, and published values."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import Outcome, Wythoff
+
+BOX = 30
+
+
+def wythoff_options(a: int, b: int) -> list[tuple[int, int]]:
+    moves = [(x, b) for x in range(a)] + [(a, y) for y in range(b)]
+    return moves + [(a - t, b - t) for t in range(1, min(a, b) + 1)]
+
+
+@cache
+def wythoff_wins(a: int, b: int, misere: bool) -> bool:
+    options = wythoff_options(a, b)
+    if not options:
+        return misere
+    return any(not wythoff_wins(x, y, misere) for x, y in options)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_wythoff_outcomes_and_winning_moves_equal_brute_force(misere):
+    for a in range(BOX):
+        for b in range(BOX):
+            game = Wythoff(a, b)
+            won = wythoff_wins(a, b, misere)
+            assert game.outcome(misere=misere) is (Outcome.N if won else Outcome.P)
+            expected = sorted(o for o in wythoff_options(a, b) if not wythoff_wins(*o, misere))
+            assert sorted(m.heaps for m in game.winning_moves(misere=misere)) == expected
+
+
+def test_wythoff_p_positions_are_the_beatty_pairs():
+    # Wythoff (1907); OEIS A000201 and A001950.
+    pairs = [(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), (9, 15), (11, 18), (12, 20)]
+    found = [
+        (a, b) for a in range(21) for b in range(a, 21) if Wythoff(a, b).outcome() is Outcome.P
+    ]
+    assert found == pairs
+
+
+def test_wythoff_grundy_values_are_the_mex_table():
+    n = 24
+    naive = np.zeros((n, n), dtype=int)
+    for a in range(n):
+        for b in range(n):
+            seen = {naive[x, y] for x, y in wythoff_options(a, b)}
+            naive[a, b] = min(set(range(len(seen) + 1)) - seen)
+    table = nk.wythoff_grundy_table(n)
+    assert table.dtype == np.uint8
+    assert (table == naive).all()
+    assert Wythoff(17, 23).grundy() == naive[17, 23]
+    wide = nk.wythoff_grundy_table(200)
+    assert wide.dtype == (np.uint8 if wide.max() <= 255 else np.uint16)
+    assert (wide[:n, :n] == naive).all()
+    assert (wide == wide.T).all()
+
+
+def test_wythoff_of_huge_heaps_is_exact():
+    game = Wythoff(10**18, 2 * 10**18)
+    (move,) = game.winning_moves()
+    assert move.heaps == (10**18, 618033988749894848)
+    assert move.outcome() is Outcome.P
+    # ⌊kφ⌋ for k = 381966011250105152, checked with Python's integers:
+    # x = ⌊kφ⌋ exactly when (2x - k)**2 < 5k**2 < (2x + 2 - k)**2.
+    x, k = 618033988749894848, 10**18 - 618033988749894848
+    assert (2 * x - k) ** 2 < 5 * k * k < (2 * x + 2 - k) ** 2
+    top = Wythoff(2**64 - 1, 2**64 - 2)
+    assert Wythoff(2, 1) in top.winning_moves()
+    with pytest.raises(OverflowError, match=r"2\*\*64 - 1"):
+        Wythoff(2**64, 1)
+    with pytest.raises(ValueError, match="needs a table of"):
+        Wythoff(10**6, 10**6).grundy()
+
+
+def test_wythoff_plays_explains_and_draws():
+    game = nk.Game(Wythoff(5, 9))
+    perfect, dice = nk.PerfectPlayer(), nk.RandomPlayer(seed=1)
+    while not game.is_over:
+        move = (perfect if game.turn == 0 else dice).choose(game)
+        assert move is not None
+        game.push(move)
+    assert game.winner == 0
+    text = Wythoff(3, 6).explain()
+    assert "Wythoff's theorem" in text
+    assert "k = 3, whose pair is (4, 7)" in text
+    assert "Winning moves: (3, 5)." in text
+    svg = Wythoff(3, 6)._repr_svg_()
+    assert svg.count("fill='#c33'") == 4  # (0, 0), (1, 2), (2, 1), (3, 5) on the 4 x 7 board
+    assert (Wythoff(3, 5) + nk.Heaps([2])).grundy() == 2
