@@ -57,8 +57,9 @@ LONG = [
     ".outcome(misere=True, max_positions=10**13)",
     # Wythoff's Grundy values for heaps below 20000 (a minute or more).
     "nk.wythoff_grundy_table(20000)",
-    # Nim products of 3 * 10**8 nimbers by one on every core (seconds).
-    "nk.nim_multiply(np.full(3 * 10**8, 2**64 - 1, dtype=np.uint64), 2**63 + 12345)",
+    # Nimber inverses of 4 * 10**7 nimbers on every core (seconds; the array is made
+    # in a fraction of the second before the signal).
+    "nk.nim_inverse(np.full(4 * 10**7, 2**64 - 1, dtype=np.uint64))",
 ]
 
 #: How soon the child must report the KeyboardInterrupt after the signal.
