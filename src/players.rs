@@ -12,6 +12,7 @@ use crate::outcome::Outcome;
 use crate::position::{apply, undo, Move, Position};
 use crate::rules::Rules;
 use crate::solver::{self, Solver};
+use crate::theory;
 
 /// How a computer player chooses its moves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -410,42 +411,61 @@ fn random_game<const M: usize>(
     let mut heaps = [0u64; M];
     heaps.copy_from_slice(start);
     let rngs = states.map(Pcg64Mcg::new);
-    // Takes 1..k for every heap: the i-th take is i + 1.
+    // Takes 1..k for every heap: the i-th take is i + 1, and the Grundy value of a
+    // heap is n mod (k + 1) (the start's outcome is computed here, inline: a call
+    // into the solver would cost as much as the rest of a short game).
+    let misere = rules.is_misere();
+    let won = move |grundy: &dyn Fn(u64) -> u64, heaps: &[u64; M]| {
+        let (mut nim_sum, mut big) = (0, false);
+        for &n in heaps {
+            let g = grundy(n);
+            nim_sum ^= g;
+            big |= g > 1;
+        }
+        !theory::is_p(nim_sum, big, misere)
+    };
     match rules.uniform().and_then(HeapRule::interval) {
-        Some(u64::MAX) => random_moves(heaps, solver, rngs, cancel, |_, n| n, |_, _, i| i + 1),
+        Some(u64::MAX) => random_moves(
+            heaps,
+            rngs,
+            cancel,
+            |_, n| n,
+            |_, _, i| i + 1,
+            |h| won(&|n| n, h),
+        ),
         Some(k) => random_moves(
             heaps,
-            solver,
             rngs,
             cancel,
             |_, n| n.min(k),
             |_, _, i| i + 1,
+            |h| won(&|n| n % (k + 1), h),
         ),
         None => random_moves(
             heaps,
-            solver,
             rngs,
             cancel,
             |h, n| rules.take_for(h).count(n),
             |h, n, i| rules.take_for(h).nth_take(n, i),
+            |h| solver.outcome(h) == Outcome::N,
         ),
     }
 }
 
 /// The moves of `random_game`, given how many takes a heap of `n` (number `h`)
-/// allows and what the `i`-th of them takes.
+/// allows, what the `i`-th of them takes, and whether the player to move wins.
 #[inline(always)]
 fn random_moves<const M: usize>(
     mut heaps: [u64; M],
-    solver: &Solver,
     mut rngs: [Pcg64Mcg; 2],
     cancel: &Cancel,
     count: impl Fn(usize, u64) -> u64,
     take: impl Fn(usize, u64, u64) -> u64,
+    wins: impl Fn(&[u64; M]) -> bool,
 ) -> GameEnd {
     let (mut to_move, mut turns, mut second_won) = (0 as Player, 0u64, false);
     loop {
-        let won = (turns == 1).then(|| solver.outcome(&heaps) == Outcome::N);
+        let won = (turns == 1).then(|| wins(&heaps));
         let rng = &mut rngs[to_move as usize];
         let Some((heap, i)) = pick(M, rng, |h| count(h, heaps[h])) else {
             break;
