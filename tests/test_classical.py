@@ -96,3 +96,50 @@ def test_wythoff_plays_explains_and_draws():
     svg = Wythoff(3, 6)._repr_svg_()
     assert svg.count("fill='#c33'") == 4  # (0, 0), (1, 2), (2, 1), (3, 5) on the 4 x 7 board
     assert (Wythoff(3, 5) + nk.Heaps([2])).grundy() == 2
+
+
+def staircase_options(coins: tuple[int, ...]) -> list[tuple[int, ...]]:
+    found = []
+    for step in range(1, len(coins)):
+        for t in range(1, coins[step] + 1):
+            after = list(coins)
+            after[step] -= t
+            after[step - 1] += t
+            found.append(tuple(after))
+    return found
+
+
+@cache
+def staircase_value(coins: tuple[int, ...]) -> int:
+    seen = {staircase_value(o) for o in staircase_options(coins)}
+    return min(set(range(len(seen) + 1)) - seen)
+
+
+@cache
+def staircase_wins(coins: tuple[int, ...], misere: bool) -> bool:
+    options = staircase_options(coins)
+    if not options:
+        return misere
+    return any(not staircase_wins(o, misere) for o in options)
+
+
+def test_staircase_nim_equals_brute_force():
+    import itertools
+
+    for coins in itertools.product(range(4), repeat=4):
+        game = nk.StaircaseNim(coins)
+        assert game.grundy() == staircase_value(coins), coins
+        for misere in (False, True):
+            won = staircase_wins(coins, misere)
+            assert game.outcome(misere=misere) is (Outcome.N if won else Outcome.P)
+            expected = sorted(o for o in staircase_options(coins) if not staircase_wins(o, misere))
+            assert sorted(m.coins for m in game.winning_moves(misere=misere)) == expected
+
+
+def test_staircase_nim_of_large_piles_and_in_sums():
+    big = nk.StaircaseNim([10**18, 2**63, 5, 2**63 + 7])
+    assert big.grundy() == 7
+    # 7 coins come down from step 3 onto step 2.
+    assert [m.coins for m in big.winning_moves()] == [(10**18, 2**63, 12, 2**63)]
+    assert (big + nk.Heaps([7])).outcome() is Outcome.P
+    assert "3 xor 4 = 7" in nk.StaircaseNim([0, 3, 1, 4]).explain()

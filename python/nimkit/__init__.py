@@ -11,7 +11,7 @@ from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse, analyze
 from .certificate import PeriodCertificate, verify_certificate
-from .classical import Wythoff, wythoff_grundy_table
+from .classical import StaircaseNim, Wythoff, wythoff_grundy_table
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
 from .game import (
@@ -71,6 +71,7 @@ __all__ = [
     "Rules",
     "Simulation",
     "Solution",
+    "StaircaseNim",
     "SubtractionGame",
     "Sum",
     "TakeAndBreak",

@@ -1,7 +1,8 @@
 """The classical impartial games beyond heaps, each on the game protocol of
 ``nimkit.games``: Wythoff's game so far. Answers come from the theorems, in the
 native core, for positions of any size below 2**64; what no theorem gives (Wythoff's
-Grundy values) from a table bounded by ``max_positions``.
+Grundy values, misère Staircase Nim) from a table or a search bounded by
+``max_positions``. Families so far: ``Wythoff``, ``StaircaseNim``.
 
 >>> Wythoff(3, 5).outcome(), Wythoff(10**18, 2 * 10**18).winning_moves()
 (Outcome.P, [Wythoff(1000000000000000000, 618033988749894848)])
@@ -10,6 +11,7 @@ Grundy values) from a table bounded by ``max_positions``.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -74,6 +76,45 @@ class Wythoff(ImpartialGame):
 
     def _repr_svg_(self) -> str:
         return _board_svg(self)
+
+
+class StaircaseNim(ImpartialGame):
+    """Staircase Nim: coins on the steps of a staircase, ``coins[0]`` on the floor; a
+    move brings any positive number of coins from a step down to the next. It plays
+    as Nim on the odd steps (moves from an even step can be undone), so its value is
+    the XOR of the odd steps' coins; Poker Nim (Nim in which coins taken may later be
+    put back) reduces to Nim the same way. Misère play is searched.
+
+    >>> s = StaircaseNim([0, 3, 1, 4])
+    >>> s.grundy(), [m.coins for m in s.winning_moves()]
+    (7, [(0, 4, 0, 4), (0, 3, 2, 3)])
+    """
+
+    __slots__ = ()
+    family = "staircase"
+
+    def __init__(self, coins: Iterable[SupportsIndex]) -> None:
+        object.__setattr__(self, "_native", _core.staircase_game(coins))
+
+    @property
+    def coins(self) -> tuple[int, ...]:
+        return tuple(self._native.numbers())
+
+    def __repr__(self) -> str:
+        return f"StaircaseNim({list(self.coins)})"
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.coins))
+
+    def describe(self) -> str:
+        return f"Staircase Nim with coins {self} on steps 0 (the floor) and up"
+
+    def _why_value(self) -> str:
+        odd = self.coins[1::2]
+        return (
+            "Staircase Nim is Nim on the odd steps (a move from an even step can be "
+            f"undone): the value is {' xor '.join(map(str, odd)) or '0'} = {self.grundy()}."
+        )
 
 
 def wythoff_grundy_table(n: int, progress: bool = False) -> npt.NDArray[Any]:

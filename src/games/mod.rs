@@ -11,10 +11,11 @@
 //! Families: `heaps` (heaps under heap rules: `Position` + `Rules`), `defined` (a
 //! game whose options come from a callback: games defined in Python), `digraph` (a
 //! token on a directed graph), `sum` (sums of any games), and the classical families:
-//! `wythoff`.
+//! `wythoff`, `staircase`.
 pub mod defined;
 pub mod digraph;
 pub mod heaps;
+pub mod staircase;
 pub mod sum;
 pub mod wythoff;
 

@@ -5,10 +5,11 @@ use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 
-use super::convert::UInt;
+use super::convert::{self, UInt};
 use super::games::PyNativeGame;
 use super::progress;
 use crate::error::Error;
+use crate::games::staircase::Staircase;
 use crate::games::wythoff::{self, Wythoff};
 use crate::games::At;
 
@@ -16,6 +17,14 @@ use crate::games::At;
 #[pyfunction]
 pub fn wythoff_game(a: UInt, b: UInt) -> PyNativeGame {
     PyNativeGame(Arc::new(At::new(Arc::new(Wythoff::default()), (a.0, b.0))))
+}
+
+/// Staircase Nim with `coins` on the steps, step 0 (the floor) first.
+#[pyfunction]
+pub fn staircase_game(coins: &Bound<'_, PyAny>) -> PyResult<PyNativeGame> {
+    let coins = convert::uints(coins, "coins", "step")?;
+    let game = At::new(Arc::new(Staircase::default()), coins);
+    Ok(PyNativeGame(Arc::new(game)))
 }
 
 /// The `k`-th P-position of Wythoff's game, `(⌊kφ⌋, ⌊kφ⌋ + k)`.

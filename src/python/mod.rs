@@ -26,7 +26,7 @@ mod core_module {
         batch_winning_split,
     };
     #[pymodule_export]
-    use super::classical::{wythoff_game, wythoff_grundy_table, wythoff_pair};
+    use super::classical::{staircase_game, wythoff_game, wythoff_grundy_table, wythoff_pair};
     #[pymodule_export]
     use super::code::PyTakeAndBreak;
     #[pymodule_export]
