@@ -58,6 +58,11 @@ def test_public_names():
         "widgets",
         "p_positions",
         "verify_certificate",
+        "StaircaseNim",
+        "Wythoff",
+        "nim_inverse",
+        "nim_multiply",
+        "wythoff_grundy_table",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
     # Nothing the package imports for itself shows as one of its names.
