@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._text import MAX_LISTED
 
@@ -230,7 +230,7 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
     return {power for power in range(diff.bit_length()) if diff >> power & 1}
 
 
-def game_svg(game: Game, names: tuple[str, str] = ("player 0", "player 1")) -> str:
+def game_svg(game: Game[Any, Any], names: tuple[str, str] = ("player 0", "player 1")) -> str:
     """The board, whose turn it is (or who won), the rules, and the move list;
     ``names`` are the players' (player 0 first)."""
     position = game.position

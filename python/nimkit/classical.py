@@ -171,4 +171,5 @@ def _board_svg(game: Wythoff, cell: int = 14, most: int = 40) -> str:
 
 def _p_cells(rows: int, cols: int) -> npt.NDArray[np.bool_]:
     n = max(rows, cols)
-    return (wythoff_grundy_table(n) == 0)[:rows, :cols]
+    zero: npt.NDArray[np.bool_] = wythoff_grundy_table(n) == 0
+    return zero[:rows, :cols]

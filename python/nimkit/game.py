@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, SupportsIndex, TypeVar, overload
+from typing import Any, Generic, SupportsIndex, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -149,40 +149,38 @@ class Game(Generic[P, M]):
 
     @property
     def first(self) -> int:
-        return self._state.first()
+        return cast(int, self._state.first())
 
     @property
     def turn(self) -> int:
         """The player to move, 0 or 1."""
-        return self._state.to_move()
+        return cast(int, self._state.to_move())
 
     @property
     def history(self) -> list[M]:
-        return self._state.history()
+        return cast("list[M]", self._state.history())
 
     @property
     def legal_moves(self) -> list[M]:
         if self._rules is None:
-            options: list[M] = self._state.options()
-            return list(options)
-        moves: list[M] = self._state.position().moves(self._rules)
-        return moves
+            return list(cast("list[M]", self._state.options()))
+        return cast("list[M]", self._state.position().moves(self._rules))
 
     @property
     def is_over(self) -> bool:
         """True when no move is left (with a subtraction set, small heaps may stay)."""
-        return self._state.is_over()
+        return cast(bool, self._state.is_over())
 
     @property
     def winner(self) -> int | None:
         """Who won (normal play: whoever made the last move; misère: the other), or
         None while the game goes on."""
-        return self._state.winner()
+        return cast("int | None", self._state.winner())
 
     @property
     def predicted_winner(self) -> int | None:
         """Who wins from here if both sides play perfectly (None from a draw)."""
-        return self._state.predicted_winner()
+        return cast("int | None", self._state.predicted_winner())
 
     @property
     def outcome(self) -> Outcome:
@@ -245,8 +243,8 @@ class Game(Generic[P, M]):
         return f"Game({', '.join(args)})"
 
     def _repr_svg_(self) -> str | None:
-        if isinstance(self.position, ImpartialGame):
-            return self.position._repr_svg_()
+        if isinstance(self._state, Played):
+            return self._state.position()._repr_svg_()
         from ._svg import game_svg
 
         return game_svg(self)
@@ -305,7 +303,7 @@ class ComputerPlayer:
             chosen: Any = game._state.choose(style, error_rate, self._rng)
         else:
             chosen = self._engine.choose(game._state)
-        return chosen
+        return cast("M | None", chosen)
 
 
 class PerfectPlayer(ComputerPlayer):
