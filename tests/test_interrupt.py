@@ -53,8 +53,10 @@ LONG = [
     # for every state (the signal may land in the user's function or in the core).
     "nk.Impartial(0, lambda n: [n + 1, n + 2]).grundy(max_positions=10**12)",
     # Misère play of a sum of different games: the search over the product.
-    "(nk.Heaps([10**6], nk.Rules(max_take=3)) + nk.Heaps([10**6], nk.Rules(take={1, 2})))"
-    ".outcome(misere=True, max_positions=10**13)",
+    # (3 * 10**8 tuples, about 4 GB: a larger product is refused at once with
+    # MemoryError, which would race the signal).
+    "(nk.Heaps([17320], nk.Rules(max_take=3)) + nk.Heaps([17320], nk.Rules(take={1, 2})))"
+    ".outcome(misere=True, max_positions=10**9)",
     # Wythoff's Grundy values for heaps below 20000 (a minute or more).
     "nk.wythoff_grundy_table(20000)",
     # Nimber inverses of 4 * 10**7 nimbers on every core (seconds; the array is made

@@ -341,12 +341,17 @@ fn label(
     mut remote: Option<&mut Vec<u32>>,
 ) -> Result<Vec<Outcome>> {
     let n = graph.nodes();
+    let mut poll = Poll::default();
     let mut outcome = alloc::filled(n, Outcome::D)?;
     let mut left = alloc::with_capacity(n)?;
-    left.extend((0..n as u64).map(|u| graph.out_degree(u)));
+    for u in 0..n as u64 {
+        poll.tick()?; // billions of tuples of a sum take seconds to count
+        left.push(graph.out_degree(u));
+    }
     // Each node enters once: the queue is the labelled nodes in order, read from `head`.
     let mut queue: Vec<u64> = alloc::with_capacity(n)?;
     for u in 0..n {
+        poll.tick()?;
         if left[u] == 0 {
             outcome[u] = if misere { Outcome::N } else { Outcome::P };
             queue.push(u as u64);
@@ -355,7 +360,6 @@ fn label(
             }
         }
     }
-    let mut poll = Poll::default();
     let mut stop = Ok(());
     let mut head = 0;
     while let Some(&v) = queue.get(head) {
