@@ -109,6 +109,12 @@ pub enum Error {
     Interrupted,
 
     #[error(
+        "the staircase holds {total} coins, more than 2**64 - 1 (coins move between steps, \
+         so each step must be able to hold them all)"
+    )]
+    TooManyCoins { total: u128 },
+
+    #[error(
         "the Grundy value needs a table of {cells} positions, more than max_positions = \
          {limit} (raise max_positions to allow it)"
     )]

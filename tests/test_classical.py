@@ -137,9 +137,13 @@ def test_staircase_nim_equals_brute_force():
 
 
 def test_staircase_nim_of_large_piles_and_in_sums():
-    big = nk.StaircaseNim([10**18, 2**63, 5, 2**63 + 7])
+    big = nk.StaircaseNim([10**17, 2**62, 5, 2**62 + 7])
     assert big.grundy() == 7
     # 7 coins come down from step 3 onto step 2.
-    assert [m.coins for m in big.winning_moves()] == [(10**18, 2**63, 12, 2**63)]
+    assert [m.coins for m in big.winning_moves()] == [(10**17, 2**62, 12, 2**62)]
     assert (big + nk.Heaps([7])).outcome() is Outcome.P
     assert "3 xor 4 = 7" in nk.StaircaseNim([0, 3, 1, 4]).explain()
+    # A move adds coins to a step: the whole staircase must fit in 64 bits.
+    with pytest.raises(ValueError, match="more than 2\\*\\*64 - 1"):
+        nk.StaircaseNim([2**64 - 1, 1])
+    assert len(nk.StaircaseNim([2**64 - 2, 1]).options()) == 1

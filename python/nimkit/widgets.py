@@ -56,14 +56,9 @@ class PlayWidget:
         self.into = ipw.Text(value="", placeholder="e.g. 3 4", description="split into")
         for box in (self.take, self.into):
             _on_enter(box, self.move)
-        self.move_button = ipw.Button(description="Move", button_style="primary")
-        self.hint_button = ipw.Button(description="Hint")
-        self.undo_button = ipw.Button(description="Undo")
-        self.new_button = ipw.Button(description="New game")
-        self.move_button.on_click(lambda _: self.move())
-        self.hint_button.on_click(lambda _: self.hint())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.new_button.on_click(lambda _: self.new_game())
+        self.move_button, self.hint_button, self.undo_button, self.new_button = _buttons(
+            ipw, self.move, self.hint, self.undo, self.new_game
+        )
         splits = variant.rules.splits
         controls = ipw.HBox(
             [self.heap, self.take, *([self.into] if splits else []), self.move_button]
@@ -161,14 +156,9 @@ class OptionsWidget:
         self.board = ipw.HTML()
         self.status = ipw.HTML()
         self.option = ipw.Dropdown(description="move to")
-        self.move_button = ipw.Button(description="Move", button_style="primary")
-        self.hint_button = ipw.Button(description="Hint")
-        self.undo_button = ipw.Button(description="Undo")
-        self.new_button = ipw.Button(description="New game")
-        self.move_button.on_click(lambda _: self.move())
-        self.hint_button.on_click(lambda _: self.hint())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.new_button.on_click(lambda _: self.new_game())
+        self.move_button, self.hint_button, self.undo_button, self.new_button = _buttons(
+            ipw, self.move, self.hint, self.undo, self.new_game
+        )
         ending = "misère play: the last mover loses" if misere else "the last mover wins"
         title = ipw.HTML(f"<b>{html.escape(start.describe())}</b><br>{ending}")
         controls = ipw.HBox([self.option, self.move_button])
@@ -220,6 +210,16 @@ class OptionsWidget:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _buttons(ipw: Any, *actions: Any) -> list[Any]:
+    """The buttons Move, Hint, Undo and New game, each running its action."""
+    names = ("Move", "Hint", "Undo", "New game")
+    buttons = [ipw.Button(description=name) for name in names]
+    buttons[0].button_style = "primary"
+    for button, action in zip(buttons, actions, strict=True):
+        button.on_click(lambda _, act=action: act())
+    return buttons
 
 
 def _computer_turn(game: Game[Any, M], opponent: ComputerPlayer) -> M | None:

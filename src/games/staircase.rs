@@ -17,6 +17,18 @@ pub struct Staircase {
     memo: Memo<Vec<u64>>,
 }
 
+impl Staircase {
+    /// `coins`, refused when they add up to more than 2**64 - 1 (a move adds coins to
+    /// a step, so every step must be able to hold all of them).
+    pub fn check(coins: &[u64]) -> Result<()> {
+        let total: u128 = coins.iter().map(|&c| u128::from(c)).sum();
+        if total > u128::from(u64::MAX) {
+            return Err(Error::TooManyCoins { total });
+        }
+        Ok(())
+    }
+}
+
 /// The XOR of the coins on the odd steps.
 pub fn value(steps: &[u64]) -> u64 {
     steps.iter().skip(1).step_by(2).fold(0, |x, &c| x ^ c)

@@ -23,6 +23,7 @@ pub fn wythoff_game(a: UInt, b: UInt) -> PyNativeGame {
 #[pyfunction]
 pub fn staircase_game(coins: &Bound<'_, PyAny>) -> PyResult<PyNativeGame> {
     let coins = convert::uints(coins, "coins", "step")?;
+    Staircase::check(&coins)?;
     let game = At::new(Arc::new(Staircase::default()), coins);
     Ok(PyNativeGame(Arc::new(game)))
 }
