@@ -282,9 +282,33 @@ pub enum Error {
     )]
     MisereComponent,
 
+    #[error("k must be at least 1: a move of Moore's Nim takes from 1 to k heaps")]
+    MooreK,
+
     #[error(
-        "the position has {options} options, more than the {limit} a game lists (a \
-         Position lists and counts its moves one by one: Position.moves(rules, limit=...))"
+        "finding every winning move of Moore's Nim means trying the sets of up to {most} \
+         of {among} heaps, more than {limit}; the outcome comes from Moore's theorem at once"
+    )]
+    MooreTooManySets {
+        among: usize,
+        most: u64,
+        limit: u128,
+    },
+
+    #[error(
+        "no coin-turning rule {0:?}: the rules are turning_turtles, twins, mock_turtles, \
+         ruler, moebius and mogul"
+    )]
+    UnknownCoinRule(String),
+
+    #[error("an edge or the ground names node {node}, but the graph has {nodes} nodes")]
+    NoSuchNode { node: u32, nodes: usize },
+
+    #[error(
+        "the position has {} options, more than the {limit} a game lists one by one: a \
+         search (grundy(), misère play) needs them all; outcomes and winning moves come \
+         from the theorems where there are",
+        if *options == u128::MAX { "about 2**128".to_owned() } else { options.to_string() }
     )]
     TooManyGameOptions { options: u128, limit: u128 },
 

@@ -11,7 +11,8 @@ from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse, analyze
 from .certificate import PeriodCertificate, verify_certificate
-from .classical import StaircaseNim, Wythoff, wythoff_grundy_table
+from .classical import MooreNim, StaircaseNim, Wythoff, wythoff_grundy_table
+from .coins import CoinTurning, TurningCorners
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
 from .game import (
@@ -35,6 +36,7 @@ from .games import (
     kernel,
 )
 from .graph import draw_game_graph, game_graph
+from .hackenbush import GreenHackenbush
 from .nimbers import nim_inverse, nim_multiply
 from .position import Move, Outcome, Position
 from .quotient import Genus
@@ -49,12 +51,14 @@ except _metadata.PackageNotFoundError:  # a source tree that was never installed
 
 __all__ = [
     "Analysis",
+    "CoinTurning",
     "ComputerPlayer",
     "DigraphGame",
     "Explanation",
     "FalliblePlayer",
     "Game",
     "Genus",
+    "GreenHackenbush",
     "Heaps",
     "IllegalMoveError",
     "Impartial",
@@ -62,6 +66,7 @@ __all__ = [
     "Infinite",
     "MisereQuotient",
     "Mistake",
+    "MooreNim",
     "Move",
     "Outcome",
     "PerfectPlayer",
@@ -75,6 +80,7 @@ __all__ = [
     "SubtractionGame",
     "Sum",
     "TakeAndBreak",
+    "TurningCorners",
     "Wythoff",
     "analyse",
     "analyze",

@@ -1,8 +1,9 @@
-"""The classical impartial games beyond heaps, each on the game protocol of
-``nimkit.games``: Wythoff's game so far. Answers come from the theorems, in the
-native core, for positions of any size below 2**64; what no theorem gives (Wythoff's
-Grundy values, misère Staircase Nim) from a table or a search bounded by
-``max_positions``. Families so far: ``Wythoff``, ``StaircaseNim``.
+"""The classical impartial games on heaps beyond Nim, each on the game protocol of
+``nimkit.games``: ``Wythoff``, ``MooreNim``, ``StaircaseNim``. Answers come from the
+theorems, in the native core, for positions of any size below 2**64; what no theorem
+gives (Wythoff's and Moore's Nim's Grundy values, misère Staircase Nim) from a table
+or a search bounded by ``max_positions``. Coin-turning games are in
+``nimkit.coins``, Green Hackenbush in ``nimkit.hackenbush``.
 
 >>> Wythoff(3, 5).outcome(), Wythoff(10**18, 2 * 10**18).winning_moves()
 (Outcome.P, [Wythoff(1000000000000000000, 618033988749894848)])
@@ -114,6 +115,65 @@ class StaircaseNim(ImpartialGame):
         return (
             "Staircase Nim is Nim on the odd steps (a move from an even step can be "
             f"undone): the value is {' xor '.join(map(str, odd)) or '0'} = {self.grundy()}."
+        )
+
+
+class MooreNim(ImpartialGame):
+    """Moore's Nim_k: heaps; a move takes any positive number from each of at most
+    ``k`` heaps (``k = 1`` is Nim).
+
+    Moore's theorem (1910): a position is P exactly when the heaps' binary digits add
+    up to a multiple of ``k + 1`` in every place; in misère play, positions of 0s and
+    1s only are P when their 1s are one more than a multiple of ``k + 1``. Outcomes
+    and every winning move come from it for heaps of any size; the Grundy values have
+    no known closed form and are searched (``max_positions``).
+
+    >>> m = MooreNim([3, 5, 6, 9], k=2)
+    >>> m.outcome(), m.winning_moves()  # digits per place: 1, 2, 2, 3 -> 0, 3, 3, 3
+    (Outcome.N, [MooreNim([3, 5, 6, 7], k=2)])
+    >>> MooreNim([3, 2, 1], k=2).grundy()
+    6
+    """
+
+    __slots__ = ()
+    family = "moore"
+
+    def __init__(self, heaps: Iterable[SupportsIndex], k: SupportsIndex) -> None:
+        object.__setattr__(self, "_native", _core.moore_game(heaps, k))
+
+    @property
+    def heaps(self) -> tuple[int, ...]:
+        return tuple(self._native.numbers())
+
+    @property
+    def k(self) -> int:
+        return _core.moore_k(self._native)
+
+    def __repr__(self) -> str:
+        return f"MooreNim({list(self.heaps)}, k={self.k})"
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.heaps))
+
+    def describe(self) -> str:
+        return f"Moore's Nim_{self.k} (a move takes from 1 to {self.k} heaps) at heaps {self}"
+
+    def _why_value(self) -> str:
+        k, heaps = self.k, self.heaps
+        width = max(heaps, default=0).bit_length()
+        sums = [sum(h >> bit & 1 for h in heaps) for bit in reversed(range(width))]
+        verdict = "all are" if all(s % (k + 1) == 0 for s in sums) else "not all are"
+        return (
+            f"Moore's theorem: P exactly when the binary digits add up to a multiple of "
+            f"k + 1 = {k + 1} in every place; here, highest place first, {sums}: "
+            f"{verdict}. (Grundy values of Moore's Nim have no closed form: searched.)"
+        )
+
+    def _why_misere(self) -> str:
+        return (
+            "Moore's theorem in misère play: with a heap above 1 the P-positions are those of "
+            f"normal play; with 0s and 1s only, those whose 1s are 1 more than a multiple "
+            f"of k + 1 = {self.k + 1}."
         )
 
 

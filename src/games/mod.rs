@@ -11,10 +11,15 @@
 //! Families: `heaps` (heaps under heap rules: `Position` + `Rules`), `defined` (a
 //! game whose options come from a callback: games defined in Python), `digraph` (a
 //! token on a directed graph), `sum` (sums of any games), and the classical families:
-//! `wythoff`, `staircase`.
+//! `wythoff`, `moore`, `staircase`, `coins` (coin turning in a row), `corners`
+//! (Turning Corners), `hackenbush` (Green Hackenbush).
+pub mod coins;
+pub mod corners;
 pub mod defined;
 pub mod digraph;
+pub mod hackenbush;
 pub mod heaps;
+pub mod moore;
 pub mod staircase;
 pub mod sum;
 pub mod wythoff;

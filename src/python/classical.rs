@@ -2,16 +2,21 @@
 use std::sync::Arc;
 
 use numpy::ndarray::Array2;
-use numpy::IntoPyArray;
+use numpy::{IntoPyArray, PyReadonlyArray2};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::convert::{self, UInt};
 use super::games::PyNativeGame;
 use super::progress;
 use crate::error::Error;
+use crate::games::coins::{Coins, Rule, RULES};
+use crate::games::corners::{Board, Corners};
+use crate::games::hackenbush::Hackenbush;
+use crate::games::moore::Moore;
 use crate::games::staircase::Staircase;
 use crate::games::wythoff::{self, Wythoff};
-use crate::games::At;
+use crate::games::{At, Game};
 
 /// Wythoff's game at heaps `a` and `b`.
 #[pyfunction]
@@ -65,4 +70,145 @@ fn narrow<T: TryFrom<u32>>(table: &[u32]) -> Result<Vec<T>, Error> {
     let mut out = crate::alloc::with_capacity(table.len())?;
     out.extend(table.iter().map(|&v| T::try_from(v).ok().expect("fits")));
     Ok(out)
+}
+
+/// The family's game of `game`, or a TypeError naming what was asked.
+fn family<'a, G: Game>(game: &'a PyNativeGame, what: &str) -> PyResult<&'a At<G>> {
+    game.0
+        .as_any()
+        .downcast_ref::<At<G>>()
+        .ok_or_else(|| PyTypeError::new_err(format!("a {} game has no {what}", game.0.family())))
+}
+
+/// Moore's Nim_k at `heaps`.
+#[pyfunction]
+pub fn moore_game(heaps: &Bound<'_, PyAny>, k: UInt) -> PyResult<PyNativeGame> {
+    let heaps = convert::heaps(heaps)?;
+    let game = At::new(Arc::new(Moore::new(k.0)?), heaps);
+    Ok(PyNativeGame(Arc::new(game)))
+}
+
+/// The k of a Moore's Nim game.
+#[pyfunction]
+pub fn moore_k(game: PyRef<'_, PyNativeGame>) -> PyResult<u64> {
+    Ok(family::<Moore>(&game, "k")?.game.k())
+}
+
+/// The coin-turning game of rule `rule` (a name in `RULES`) on `coins` (1 for heads).
+#[pyfunction]
+pub fn coins_game(rule: &str, coins: &Bound<'_, PyAny>) -> PyResult<PyNativeGame> {
+    let rule = Rule::named(rule)?;
+    let row = convert::uints(coins, "coins", "coin")?;
+    let row = bits(&row)?;
+    Ok(PyNativeGame(Arc::new(At::new(
+        Arc::new(Coins::new(rule)),
+        row,
+    ))))
+}
+
+/// The rule's name of a coin-turning game.
+#[pyfunction]
+pub fn coin_rule(game: PyRef<'_, PyNativeGame>) -> PyResult<&'static str> {
+    let rule = family::<Coins>(&game, "coin rule")?.game.rule();
+    let (name, _) = RULES
+        .iter()
+        .find(|(_, r)| *r == rule)
+        .expect("a named rule");
+    Ok(name)
+}
+
+/// The single-coin values of the first `n` coins under `rule`.
+#[pyfunction]
+pub fn coin_values(py: Python<'_>, rule: &str, n: UInt<usize>) -> PyResult<Vec<u64>> {
+    let rule = Rule::named(rule)?;
+    Ok(py.detach(|| rule.values(n.0))?)
+}
+
+/// Turning Corners on `rows` (lists of 0s and 1s, 1 for heads, of one length).
+#[pyfunction]
+pub fn corners_game(rows: Vec<Bound<'_, PyAny>>) -> PyResult<PyNativeGame> {
+    let mut cols = None;
+    let mut cells = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let row = bits(&convert::uints(row, "row", "coin")?)?;
+        if *cols.get_or_insert(row.len()) != row.len() {
+            return Err(PyValueError::new_err(format!(
+                "row {i} has {} coins, row 0 has {}: a board's rows are of one length",
+                row.len(),
+                cols.unwrap_or(0)
+            )));
+        }
+        cells.extend(row);
+    }
+    let board = Board {
+        cols: cols.unwrap_or(0),
+        cells,
+    };
+    Ok(PyNativeGame(Arc::new(At::new(
+        Arc::new(Corners::default()),
+        board,
+    ))))
+}
+
+/// Coins as booleans: 1 is heads, 0 tails, anything else refused.
+fn bits(row: &[u64]) -> PyResult<Vec<bool>> {
+    row.iter()
+        .map(|&c| match c {
+            0 | 1 => Ok(c == 1),
+            _ => Err(PyValueError::new_err(format!(
+                "a coin is 1 (heads) or 0 (tails), not {c}"
+            ))),
+        })
+        .collect()
+}
+
+/// Green Hackenbush on a graph of `nodes` nodes and `edges` (`(u, v)` rows), the
+/// nodes of `ground` on the ground; `names` (the edges as the caller names them) is
+/// kept with the graph.
+#[pyfunction]
+pub fn hackenbush_game(
+    py: Python<'_>,
+    nodes: UInt<usize>,
+    edges: PyReadonlyArray2<'_, u64>,
+    ground: Vec<UInt<u32>>,
+    names: Py<PyAny>,
+) -> PyResult<PyNativeGame> {
+    let edges = edges.as_array();
+    if edges.ncols() != 2 {
+        return Err(PyValueError::new_err("edges are pairs (u, v)"));
+    }
+    let mut pairs = crate::alloc::with_capacity(edges.nrows())?;
+    for row in edges.rows() {
+        let node = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        pairs.push((node(row[0]), node(row[1])));
+    }
+    let ground: Vec<u32> = ground.iter().map(|g| g.0).collect();
+    let (game, start) = py.detach(|| {
+        let game = Hackenbush::new(nodes.0, pairs, &ground)?;
+        let start = game.start()?;
+        Ok::<_, Error>((game, start))
+    })?;
+    let game = game.tagged(Arc::new(names));
+    Ok(PyNativeGame(Arc::new(At::new(Arc::new(game), start))))
+}
+
+/// The edge names kept with a Green Hackenbush game's graph.
+#[pyfunction]
+pub fn hackenbush_names(py: Python<'_>, game: PyRef<'_, PyNativeGame>) -> PyResult<Py<PyAny>> {
+    let at = family::<Hackenbush>(&game, "edges")?;
+    let names = at
+        .game
+        .tag()
+        .and_then(|tag| tag.downcast_ref::<Py<PyAny>>());
+    Ok(names.expect("tagged by hackenbush_game").clone_ref(py))
+}
+
+/// The edges (numbers into the graph's) whose chop wins, in normal play.
+#[pyfunction]
+pub fn hackenbush_winning_chops(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+) -> PyResult<Vec<u32>> {
+    let at = family::<Hackenbush>(&game, "edges")?;
+    Ok(py.detach(|| at.game.winning_chops(&at.position))?)
 }

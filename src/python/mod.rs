@@ -26,7 +26,11 @@ mod core_module {
         batch_winning_split,
     };
     #[pymodule_export]
-    use super::classical::{staircase_game, wythoff_game, wythoff_grundy_table, wythoff_pair};
+    use super::classical::{
+        coin_rule, coin_values, coins_game, corners_game, hackenbush_game, hackenbush_names,
+        hackenbush_winning_chops, moore_game, moore_k, staircase_game, wythoff_game,
+        wythoff_grundy_table, wythoff_pair,
+    };
     #[pymodule_export]
     use super::code::PyTakeAndBreak;
     #[pymodule_export]

@@ -1,0 +1,240 @@
+"""Green Hackenbush (Ferguson, Part I, ch. 7): a graph rooted on the ground; a move
+chops an edge, and whatever is no longer joined to the ground falls.
+
+Values of any finite graph (loops, multiple edges, cycles) come from the native core
+in linear time: the fusion principle turns each cycle into loops, the colon principle
+values the tree left. The winning moves are the edges to chop.
+
+>>> import networkx as nx
+>>> G = nx.MultiGraph([(0, 1), (1, 2), (2, 0), (1, 3)])
+>>> GreenHackenbush(G, ground=0).grundy()
+0
+>>> tree = GreenHackenbush(nx.Graph([("g", "a"), ("a", "b"), ("a", "c")]), ground="g")
+>>> tree.grundy(), tree.winning_edges()
+(1, [('g', 'a')])
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _core
+from .games import ImpartialGame
+
+
+class _Names(NamedTuple):
+    """What the native graph keeps for Python: every edge's name and ends (as given),
+    and the ground nodes."""
+
+    edges: list[tuple[Any, ...]]
+    ends: list[tuple[Any, Any]]
+    ground: tuple[Any, ...]
+
+
+class GreenHackenbush(ImpartialGame):
+    """Green Hackenbush on ``graph``: a networkx ``Graph`` or ``MultiGraph`` (loops and
+    multiple edges allowed) or an iterable of ``(u, v)`` edges; ``ground`` is a node on
+    the ground, or an iterable of them. Edges not joined to the ground fall at once.
+
+    Edges are named as networkx names them: ``(u, v)`` in a Graph or an edge list,
+    ``(u, v, key)`` in a MultiGraph.
+    """
+
+    __slots__ = ()
+    family = "hackenbush"
+
+    def __init__(self, graph: Any, ground: Hashable | Iterable[Hashable] = 0) -> None:
+        names, ends = _edges(graph)
+        nodes = _nodes(graph, ends)
+        if isinstance(ground, Hashable) and ground in nodes:
+            grounded: tuple[Any, ...] = (ground,)
+        elif isinstance(ground, Iterable) and not isinstance(ground, str):
+            grounded = tuple(ground)
+        else:
+            grounded = (ground,)
+        missing = [g for g in grounded if g not in nodes]
+        if missing:
+            raise ValueError(f"the ground names {missing[0]!r}, which is not a node of the graph")
+        if not grounded:
+            raise ValueError("give at least one ground node: nothing stands without one")
+        number = {n: i for i, n in enumerate(nodes)}
+        pairs = np.array([(number[u], number[v]) for u, v in ends], dtype=np.uint64)
+        native = _core.hackenbush_game(
+            len(nodes),
+            pairs.reshape(-1, 2),
+            [number[g] for g in grounded],
+            _Names(names, ends, grounded),
+        )
+        object.__setattr__(self, "_native", native)
+
+    @property
+    def _names(self) -> _Names:
+        names: _Names = _core.hackenbush_names(self._native)
+        return names
+
+    @property
+    def edges(self) -> list[tuple[Any, ...]]:
+        """The edges still standing (joined to the ground)."""
+        names = self._names.edges
+        return [names[e] for e in self._native.numbers()]
+
+    @property
+    def ground(self) -> tuple[Any, ...]:
+        return self._names.ground
+
+    def winning_edges(self) -> list[tuple[Any, ...]]:
+        """The edges whose chop wins (normal play); none from a P-position."""
+        names = self._names.edges
+        return [names[e] for e in _core.hackenbush_winning_chops(self._native)]
+
+    def to_networkx(self) -> Any:
+        """The standing edges as a networkx MultiGraph (the ``graph`` extra), each edge
+        with its name as the ``name`` attribute."""
+        import networkx as nx
+
+        names = self._names
+        graph = nx.MultiGraph()
+        graph.add_nodes_from(names.ground)
+        for e in self._native.numbers():
+            u, v = names.ends[e]
+            graph.add_edge(u, v, name=names.edges[e])
+        return graph
+
+    def __repr__(self) -> str:
+        return f"GreenHackenbush(<{len(self.edges)} edges>, ground={list(self.ground)!r})"
+
+    def __str__(self) -> str:
+        edges = self.edges
+        shown = ", ".join("-".join(map(str, e[:2])) for e in edges[:8])
+        more = f", ... ({len(edges)} edges)" if len(edges) > 8 else ""
+        return f"[{shown}{more}]"
+
+    def describe(self) -> str:
+        return f"Green Hackenbush on {len(self.edges)} edges grounded at {list(self.ground)}"
+
+    def _why_value(self) -> str:
+        return (
+            "Fusion principle: the nodes of every cycle fuse into one, its edges becoming "
+            "loops (each a stalk of one edge); colon principle: a branch counts as a stalk "
+            f"of its value, one more than the value above its bridge. Value: {self.grundy()}."
+        )
+
+    def _repr_svg_(self) -> str:
+        return _hackenbush_svg(self)
+
+
+def _edges(graph: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, Any]]]:
+    """The edges' names and ends, of a networkx graph or an edge list."""
+    if hasattr(graph, "is_directed"):
+        if graph.is_directed():
+            raise TypeError("Hackenbush is played on an undirected graph (a networkx Graph)")
+        if graph.is_multigraph():
+            names = [tuple(e) for e in graph.edges(keys=True)]
+        else:
+            names = [tuple(e) for e in graph.edges()]
+    elif isinstance(graph, Iterable):
+        names = [tuple(e) for e in graph]
+        if any(len(e) != 2 for e in names):
+            raise ValueError("an edge list holds pairs (u, v)")
+    else:
+        raise TypeError(
+            f"graph must be a networkx Graph or MultiGraph or a list of edges, not "
+            f"{type(graph).__name__}"
+        )
+    return names, [(e[0], e[1]) for e in names]
+
+
+def _nodes(graph: Any, ends: list[tuple[Any, Any]]) -> dict[Any, None]:
+    """Every node, in the graph's order (isolated ground nodes included)."""
+    nodes: dict[Any, None] = dict.fromkeys(graph.nodes) if hasattr(graph, "nodes") else {}
+    for u, v in ends:
+        nodes.setdefault(u)
+        nodes.setdefault(v)
+    return nodes
+
+
+#: The most edges drawn; a larger graph is described in words.
+MOST_DRAWN = 200
+
+
+def _hackenbush_svg(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
+    """The graph standing on a ground line: nodes in levels by their distance from the
+    ground, edges green, the winning edges red and thick, loops as small rings."""
+    names = game._names
+    standing = list(game._native.numbers())
+    if len(standing) > MOST_DRAWN:
+        text = html.escape(game.describe())
+        return (
+            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='20'>"
+            f"<text y='15'>{text}</text></svg>"
+        )
+    winning = set(_core.hackenbush_winning_chops(game._native))
+    neighbours: dict[Any, list[Any]] = defaultdict(list)
+    for e in standing:
+        u, v = names.ends[e]
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    depth = {g: 0 for g in names.ground}
+    frontier = list(names.ground)
+    while frontier:
+        following = []
+        for u in frontier:
+            for v in neighbours[u]:
+                if v not in depth:
+                    depth[v] = depth[u] + 1
+                    following.append(v)
+        frontier = following
+    levels: dict[int, list[Any]] = defaultdict(list)
+    for node, d in depth.items():
+        levels[d].append(node)
+    top = max(levels, default=0)
+    height = (top + 1) * level + 30
+    where = {}
+    for d, row in levels.items():
+        for i, node in enumerate(row):
+            where[node] = ((i + 1) * width / (len(row) + 1), height - 20 - d * level)
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+        "font-family='sans-serif' font-size='11'>",
+        f"<rect x='0' y='{height - 20}' width='{width}' height='20' fill='#b58b5a'/>",
+    ]
+    seen: Counter[frozenset[Any]] = Counter()
+    for e in standing:
+        u, v = names.ends[e]
+        colour, thick = ("#d22", 4) if e in winning else ("#2a8a2a", 2)
+        title = f"<title>{html.escape(str(names.edges[e]))}</title>"
+        (x1, y1), (x2, y2) = where[u], where[v]
+        pair = frozenset((u, v))
+        seen[pair] += 1
+        if u == v:  # a loop: a ring above the node
+            r = 9 + 5 * (seen[pair] - 1)
+            parts.append(
+                f"<circle cx='{x1}' cy='{y1 - r}' r='{r}' fill='none' stroke='{colour}' "
+                f"stroke-width='{thick}'>{title}</circle>"
+            )
+            continue
+        # Parallel edges bend alternately to either side, further each time.
+        k = seen[pair] - 1
+        bend = 0 if k == 0 else (1 if k % 2 else -1) * 14 * ((k + 1) // 2)
+        length = math.hypot(x2 - x1, y2 - y1) or 1
+        cx = (x1 + x2) / 2 - bend * (y2 - y1) / length
+        cy = (y1 + y2) / 2 + bend * (x2 - x1) / length
+        parts.append(
+            f"<path d='M{x1},{y1} Q{cx},{cy} {x2},{y2}' fill='none' stroke='{colour}' "
+            f"stroke-width='{thick}'>{title}</path>"
+        )
+    for node, (x, y) in where.items():
+        parts.append(
+            f"<circle cx='{x}' cy='{y}' r='4' fill='#222'><title>{html.escape(str(node))}"
+            "</title></circle>"
+        )
+    if winning:
+        parts.append("<text x='4' y='12' fill='#d22'>red: the edges to chop</text>")
+    parts.append("</svg>")
+    return "".join(parts)
