@@ -3,11 +3,12 @@
 //! and Games, ch. 6). The product of coin-turning games (Tartan theorem) and of the
 //! values of Turning Corners is this multiplication.
 //!
-//! The product is table-driven: a nimber is eight bytes, each byte `x` at position `i`
-//! being the nim product `x ⊗ 2**(8i)` (every power `2**(8i)` is a product of distinct
-//! Fermat 2-powers at least 256, so its nim and ordinary products agree), hence
-//! `a ⊗ b = XOR over i, j of (a_i ⊗ b_j) ⊗ 2**(8i) ⊗ 2**(8j)`: one lookup of the byte
-//! product and one of its multiple of `2**(8i) ⊗ 2**(8j)`, 64 pairs in all.
+//! The product is table-driven: down the tower of subfields, each level splits a
+//! nimber into halves over the Fermat 2-power `F` (`a = a1 F + a0`) and needs three
+//! products of halves, Karatsuba's way (`a1 b1`, `a0 b0`, `(a0 + a1)(b0 + b1)`), and
+//! one product by the constant `F/2` (`F ⊗ F = F ⊕ F/2`), which is linear in its
+//! argument and so a few byte lookups. At the bottom, bytes multiply by one lookup in
+//! a 64 KiB table: 46 lookups a 64-bit product.
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -40,8 +41,11 @@ fn multiply_in(a: u64, b: u64, bits: u32) -> u64 {
 struct Tables {
     /// `bytes[x * 256 + y] = x ⊗ y` for bytes.
     bytes: Vec<u8>,
-    /// `scaled[((i * 8 + j) * 256) + x] = x ⊗ 2**(8i) ⊗ 2**(8j)`.
-    scaled: Vec<u64>,
+    /// `half16[k][x] = (x << 8k) ⊗ 2**15` for bytes `x`, `k` in 0..2: `F/2` at the
+    /// 32-bit level, byte by byte.
+    half16: [[u16; 256]; 2],
+    /// `half32[k][x] = (x << 8k) ⊗ 2**31`, `k` in 0..4: `F/2` at the 64-bit level.
+    half32: [[u32; 256]; 4],
 }
 
 fn tables() -> &'static Tables {
@@ -55,35 +59,66 @@ fn tables() -> &'static Tables {
                 bytes[(y * 256 + x) as usize] = p;
             }
         }
-        let mut scaled = vec![0u64; 64 * 256];
-        for i in 0..8 {
-            for j in 0..8 {
-                let unit = multiply_naive(1 << (8 * i), 1 << (8 * j));
-                for x in 0..256u64 {
-                    scaled[(i * 8 + j) * 256 + x as usize] = multiply_naive(x, unit);
-                }
+        let mut half16 = [[0u16; 256]; 2];
+        let mut half32 = [[0u32; 256]; 4];
+        for x in 0..256u64 {
+            for (k, row) in half16.iter_mut().enumerate() {
+                row[x as usize] = multiply_in(x << (8 * k), 1 << 15, 32) as u16;
+            }
+            for (k, row) in half32.iter_mut().enumerate() {
+                row[x as usize] = multiply_naive(x << (8 * k), 1 << 31) as u32;
             }
         }
-        Tables { bytes, scaled }
+        Tables {
+            bytes,
+            half16,
+            half32,
+        }
     })
+}
+
+impl Tables {
+    #[inline(always)]
+    fn mul8(&self, a: u32, b: u32) -> u32 {
+        u32::from(self.bytes[(a << 8 | b) as usize])
+    }
+
+    /// Products of 16-bit nimbers (`F = 2**8`, `F/2 ⊗ x` a lookup of `x ⊗ 128`).
+    #[inline(always)]
+    fn mul16(&self, a: u32, b: u32) -> u32 {
+        let (a1, a0, b1, b0) = (a >> 8, a & 0xff, b >> 8, b & 0xff);
+        let high = self.mul8(a1, b1);
+        let low = self.mul8(a0, b0);
+        let cross = self.mul8(a0 ^ a1, b0 ^ b1) ^ low;
+        cross << 8 | (low ^ self.mul8(high, 128))
+    }
+
+    #[inline(always)]
+    fn mul32(&self, a: u32, b: u32) -> u32 {
+        let (a1, a0, b1, b0) = (a >> 16, a & 0xffff, b >> 16, b & 0xffff);
+        let high = self.mul16(a1, b1);
+        let low = self.mul16(a0, b0);
+        let cross = self.mul16(a0 ^ a1, b0 ^ b1) ^ low;
+        let half = self.half16[0][(high & 0xff) as usize] ^ self.half16[1][(high >> 8) as usize];
+        cross << 16 | (low ^ u32::from(half))
+    }
+
+    #[inline(always)]
+    fn mul64(&self, a: u64, b: u64) -> u64 {
+        let (a1, a0, b1, b0) = ((a >> 32) as u32, a as u32, (b >> 32) as u32, b as u32);
+        let high = self.mul32(a1, b1);
+        let low = self.mul32(a0, b0);
+        let cross = self.mul32(a0 ^ a1, b0 ^ b1) ^ low;
+        let half = (0..4).fold(0, |h, k| {
+            h ^ self.half32[k][(high >> (8 * k) & 0xff) as usize]
+        });
+        u64::from(cross) << 32 | u64::from(low ^ half)
+    }
 }
 
 /// The nim product of `a` and `b`.
 pub fn multiply(a: u64, b: u64) -> u64 {
-    let t = tables();
-    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
-    let mut product = 0;
-    for (i, &x) in a.iter().enumerate() {
-        if x == 0 {
-            continue;
-        }
-        let row = &t.bytes[x as usize * 256..][..256];
-        for (j, &y) in b.iter().enumerate() {
-            let p = row[y as usize];
-            product ^= t.scaled[(i * 8 + j) * 256 + p as usize];
-        }
-    }
-    product
+    tables().mul64(a, b)
 }
 
 /// The inverse of `a` in the field (None for 0), down the tower of subfields: with
@@ -130,16 +165,17 @@ const PIECE: usize = 1 << 14;
 /// stops it (`Error::Interrupted`).
 pub fn multiply_all(a: &[u64], b: &[u64], out: &mut [u64]) -> Result<()> {
     assert!(a.len() == out.len() && (b.len() == out.len() || b.len() == 1));
+    let t = tables();
     pieces(out, |start, piece| {
         let a = &a[start..][..piece.len()];
         if let [b] = b {
             for (slot, &x) in piece.iter_mut().zip(a) {
-                *slot = multiply(x, *b);
+                *slot = t.mul64(x, *b);
             }
         } else {
             let b = &b[start..][..piece.len()];
             for ((slot, &x), &y) in piece.iter_mut().zip(a).zip(b) {
-                *slot = multiply(x, y);
+                *slot = t.mul64(x, y);
             }
         }
     })

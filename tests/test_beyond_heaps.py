@@ -223,3 +223,12 @@ def test_every_family_is_a_component_and_plays():
             game.push(move)
         assert game.winner == (0 if first_wins else 1)
         assert part._repr_html_()
+
+
+def test_heap_families_draw_themselves():
+    staircase = nk.StaircaseNim([0, 3, 1, 4])
+    svg = staircase._repr_svg_()
+    # Two winning moves: from step 3 down to step 2, and from step 2 up onto step 1.
+    assert svg.count("stroke='#2a2'") == 2
+    assert "<title>step 3: 4 coins</title>" in svg
+    assert MooreNim([3, 5], k=2)._repr_svg_().count("class=\"token\"") == 8

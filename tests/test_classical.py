@@ -64,6 +64,36 @@ def test_wythoff_grundy_values_are_the_mex_table():
     assert (wide == wide.T).all()
 
 
+def test_wythoff_table_is_the_published_one():
+    table = nk.wythoff_grundy_table(2000)
+    # The lower triangle, rows 0..7 (Winning Ways p. 76; OEIS A317205, of A004481).
+    triangle = [
+        [0],
+        [1, 2],
+        [2, 0, 1],
+        [3, 4, 5, 6],
+        [4, 5, 3, 2, 7],
+        [5, 3, 4, 0, 6, 8],
+        [6, 7, 8, 1, 9, 10, 3],
+        [7, 8, 6, 9, 0, 1, 4, 5],
+    ]
+    for a, row in enumerate(triangle):
+        assert table[a, : a + 1].tolist() == row
+    # The diagonal (OEIS A047708).
+    diagonal = [0, 2, 1, 6, 7, 8, 3, 5, 4, 16, 14, 15, 10, 9, 11, 20, 13, 21, 12, 25]
+    assert np.diag(table)[:20].tolist() == diagonal
+    # Every row, column and diagonal is a permutation of the naturals (Winning Ways;
+    # Landman for the diagonal): within the table each line's values are distinct, and
+    # since G(a, b) differs from b by at most 2a (the column and the diagonal exclude
+    # at most 2a values), every value v turns up in row a by column v + 2a.
+    n = len(table)
+    for a in range(0, n, 97):
+        for line in (table[a], table[:, a], np.diag(table, a)):
+            assert len(set(line.tolist())) == len(line)
+        if a < 600:
+            assert set(range(200)) <= set(table[a, : 200 + 2 * a + 1].tolist())
+
+
 def test_wythoff_of_huge_heaps_is_exact():
     game = Wythoff(10**18, 2 * 10**18)
     (move,) = game.winning_moves()
@@ -126,7 +156,8 @@ def staircase_wins(coins: tuple[int, ...], misere: bool) -> bool:
 def test_staircase_nim_equals_brute_force():
     import itertools
 
-    for coins in itertools.product(range(4), repeat=4):
+    staircases = [*itertools.product(range(4), repeat=4), *itertools.product(range(3), repeat=5)]
+    for coins in staircases:
         game = nk.StaircaseNim(coins)
         assert game.grundy() == staircase_value(coins), coins
         for misere in (False, True):

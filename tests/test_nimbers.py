@@ -38,6 +38,11 @@ def test_published_values():
     assert nk.nim_multiply(2**32, 2**32) == 3 * 2**31
     squares = [nk.nim_multiply(2 ** (2**k), 2 ** (2**k)) for k in range(6)]
     assert squares == [3, 6, 24, 384, 3 * 2**15, 3 * 2**31]
+    # CGSuite's test fixtures (GameTest, NimProduct): 8 ⊗ n for n = 1..16.
+    eights = [nk.nim_multiply(8, n) for n in range(1, 17)]
+    assert eights == [8, 12, 4, 11, 3, 7, 15, 13, 5, 1, 9, 6, 14, 10, 2, 128]
+    # The second example.
+    assert nk.nim_multiply(21508, 42689) == 35202
 
 
 @given(nimbers, nimbers, nimbers)

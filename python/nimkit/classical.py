@@ -110,6 +110,9 @@ class StaircaseNim(ImpartialGame):
     def describe(self) -> str:
         return f"Staircase Nim with coins {self} on steps 0 (the floor) and up"
 
+    def _repr_svg_(self) -> str:
+        return _staircase_svg(self)
+
     def _why_value(self) -> str:
         odd = self.coins[1::2]
         return (
@@ -169,6 +172,12 @@ class MooreNim(ImpartialGame):
             f"{verdict}. (Grundy values of Moore's Nim have no closed form: searched.)"
         )
 
+    def _repr_svg_(self) -> str:
+        from ._svg import position_svg
+        from .position import Position
+
+        return position_svg(Position(self.heaps))
+
     def _why_misere(self) -> str:
         return (
             "Moore's theorem in misère play: with a heap above 1 the P-positions are those of "
@@ -192,6 +201,35 @@ def wythoff_grundy_table(n: int, progress: bool = False) -> npt.NDArray[Any]:
     """
     table: npt.NDArray[Any] = _core.wythoff_grundy_table(n, progress)
     return table
+
+
+def _staircase_svg(game: StaircaseNim, step: int = 44, rise: int = 22) -> str:
+    """The staircase from the floor up, each step with its coins (odd steps, the Nim
+    heaps, shaded), the steps a winning move takes coins from ringed."""
+    coins = game.coins
+    moves = [m.coins for m in game.winning_moves() if isinstance(m, StaircaseNim)]
+    from_steps = {next(i for i in reversed(range(len(coins))) if m[i] < coins[i]) for m in moves}
+    width, height = len(coins) * step + 4, len(coins) * rise + 30
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{max(width, 400)}' "
+        f"height='{height}' font-family='sans-serif' font-size='12'>"
+    ]
+    for i, count in enumerate(coins):
+        x, top = i * step + 2, height - 20 - (i + 1) * rise
+        fill = "#fde2e2" if i % 2 else "#eee"
+        stroke = "#2a2' stroke-width='3" if i in from_steps else "#555' stroke-width='1"
+        parts.append(
+            f"<rect x='{x}' y='{top}' width='{step}' height='{(i + 1) * rise}' fill='{fill}' "
+            f"stroke='{stroke}'><title>step {i}: {count} coins</title></rect>"
+            f"<text x='{x + step / 2}' y='{top + 15}' text-anchor='middle'>{count}</text>"
+        )
+    parts.append(
+        f"<text x='2' y='{height - 4}'>odd steps shaded (Nim heaps); green: move coins "
+        "down from there</text></svg>"
+        if from_steps
+        else f"<text x='2' y='{height - 4}'>odd steps shaded (the Nim heaps)</text></svg>"
+    )
+    return "".join(parts)
 
 
 def _board_svg(game: Wythoff, cell: int = 14, most: int = 40) -> str:
