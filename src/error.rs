@@ -301,6 +301,17 @@ pub enum Error {
     )]
     UnknownCoinRule(String),
 
+    #[error(
+        "the single-coin values up to coin {coin} need bit sets of {values} values, more \
+         than max_positions = {limit}: raise max_positions (each set takes values / 8 \
+         bytes)"
+    )]
+    CoinValuesTooLarge {
+        coin: usize,
+        values: u64,
+        limit: u64,
+    },
+
     #[error("an edge or the ground names node {node}, but the graph has {nodes} nodes")]
     NoSuchNode { node: u32, nodes: usize },
 

@@ -74,11 +74,15 @@ fn every_row_of_ten_coins_under_every_rule() {
         assert_eq!(Rule::named(name).unwrap(), rule);
     }
     assert!(Rule::named("turtles").is_err());
+    // Mogul's values grow fast: 200 coins need bit sets past 2**22, 60 do not.
+    let mogul = Rule::named("mogul").unwrap();
+    assert!(mogul.values(200, 1 << 22).is_err());
+    assert!(mogul.values(60, 1 << 22).is_ok());
 }
 
 #[test]
 fn single_coin_values_are_the_published_ones() {
-    let first = |name: &str, n: usize| Rule::named(name).unwrap().values(n).unwrap();
+    let first = |name: &str, n: usize| Rule::named(name).unwrap().values(n, 1 << 20).unwrap();
     // Ferguson, Part I, 5.3 (coins numbered from 0 here; Turning Turtles and Ruler
     // number them from 1 there).
     assert_eq!(first("turning_turtles", 6), [1, 2, 3, 4, 5, 6]);
@@ -104,7 +108,7 @@ fn the_mex_agrees_with_each_closed_form() {
     // The named rules with closed forms, valued by the single-coin mex of search.
     for (name, rule) in RULES {
         let game = Arc::new(Coins::new(rule));
-        let values = rule.values(14).unwrap();
+        let values = rule.values(14, 1 << 20).unwrap();
         for (x, &v) in values.iter().enumerate() {
             let mut row = vec![false; 14];
             row[x] = true;

@@ -118,6 +118,10 @@ def test_published_coin_values():
     assert CoinTurning("ruler", [0] * 8).coin_values() == [1, 2, 1, 4, 1, 2, 1, 8]
     with pytest.raises(ValueError, match='no coin-turning rule "turtles"'):
         CoinTurning("turtles", [1])
+    # Mogul's values grow fast: their bit sets are bounded by max_positions.
+    with pytest.raises(ValueError, match="up to coin 102 need bit sets of 16777216 values"):
+        CoinTurning("mogul", [0] * 200 + [1]).grundy()
+    assert len(CoinTurning("mogul", [0] * 120).coin_values(max_positions=2**26)) == 120
     with pytest.raises(ValueError, match="a coin is 1 \\(heads\\) or 0"):
         CoinTurning("ruler", [2])
 

@@ -59,6 +59,9 @@ LONG = [
     ".outcome(misere=True, max_positions=10**9)",
     # Wythoff's Grundy values for heaps below 20000 (a minute or more).
     "nk.wythoff_grundy_table(20000)",
+    # Mogul's single-coin values to coin 330 by their mex (bit sets of 2**31 values:
+    # 40 s and 1.9 GB).
+    "nk.CoinTurning('mogul', [0] * 2000 + [1]).grundy(max_positions=2**31)",
     # Nimber inverses of 4 * 10**7 nimbers on every core (seconds; the array is made
     # in a fraction of the second before the signal).
     "nk.nim_inverse(np.full(4 * 10**7, 2**64 - 1, dtype=np.uint64))",

@@ -20,6 +20,7 @@ from typing import SupportsIndex
 
 from . import _core
 from .games import ImpartialGame
+from .rules import DEFAULT_MAX_POSITIONS
 
 #: The one-dimensional rules, as Ferguson names them, and what a move turns.
 RULES = {
@@ -61,9 +62,12 @@ class CoinTurning(ImpartialGame):
     def coins(self) -> tuple[int, ...]:
         return tuple(self._native.numbers())
 
-    def coin_values(self) -> list[int]:
-        """The value of a single head on each coin of the row."""
-        return _core.coin_values(self.rule, len(self.coins))
+    def coin_values(self, max_positions: int = DEFAULT_MAX_POSITIONS) -> list[int]:
+        """The value of a single head on each coin of the row. Moebius' and Mogul's
+        come from the XORs of up to 4 (6) earlier coins' values, kept as bit sets of
+        at most ``max_positions`` values (they grow fast: Moebius passes 10**7 near
+        coin 740, Mogul near coin 100)."""
+        return _core.coin_values(self.rule, len(self.coins), max_positions)
 
     def winning_turns(self) -> list[tuple[int, ...]]:
         """The coins each winning move turns over (normal play), rightmost first."""

@@ -47,15 +47,16 @@ impl Rule {
             .ok_or_else(|| Error::UnknownCoinRule(name.to_owned()))
     }
 
-    /// The value of a single head on each of coins `0..n`.
-    pub fn values(self, n: usize) -> Result<Vec<u64>> {
+    /// The value of a single head on each of coins `0..n`; for the rules valued by
+    /// their mex, refused when the values' bit sets would pass `limit` values.
+    pub fn values(self, n: usize, limit: u64) -> Result<Vec<u64>> {
         let closed = |f: fn(u64) -> u64| Ok((0..n as u64).map(f).collect());
         match self {
             Rule::Turn { least: 1, most: 2 } => closed(|x| x + 1),
             Rule::Turn { least: 2, most: 2 } => closed(|x| x),
             Rule::Turn { least: 1, most: 3 } => closed(odious),
             Rule::Ruler => closed(|x| 1 << (x + 1).trailing_zeros()),
-            Rule::Turn { least, most } => values_by_mex(least, most, n),
+            Rule::Turn { least, most } => values_by_mex(least, most, n, limit),
         }
     }
 
@@ -143,41 +144,76 @@ fn odious(x: u64) -> u64 {
 }
 
 /// Single-coin values of the rule turning `least..=most` coins, by their mex: the
-/// values the XOR of exactly j earlier coins takes are kept as bit sets (a XOR of
-/// values below a power of 2 stays below it, so the sets' width only doubles).
-fn values_by_mex(least: u32, most: u32, n: usize) -> Result<Vec<u64>> {
+/// values the XOR of exactly j earlier coins takes are kept as bit sets, `u64` words
+/// (a XOR of values below a power of 2 stays below it, so the sets only double).
+/// XOR-ing every member with `g` moves word `w` to `w ^ (g >> 6)` and permutes the
+/// bits inside it by `g & 63`.
+fn values_by_mex(least: u32, most: u32, n: usize, limit: u64) -> Result<Vec<u64>> {
     let mut poll = Poll::default();
-    let mut width = 1usize; // a power of 2 above every value so far
-                            // reach[j]: the XORs of exactly j distinct earlier coins' values.
-    let mut reach: Vec<Vec<bool>> = (0..most).map(|j| vec![j == 0; width]).collect();
+    // reach[j]: the XORs of exactly j distinct earlier coins' values (j = 0: just 0).
+    let mut reach: Vec<Vec<u64>> = (0..most).map(|j| vec![u64::from(j == 0)]).collect();
     let mut values = crate::alloc::with_capacity(n)?;
-    for _ in 0..n {
-        poll.tick()?;
-        let g = mex(&reach[(least - 1) as usize..], width);
-        while g >= width {
-            width *= 2;
+    for coin in 0..n {
+        let g = mex(&reach[(least - 1) as usize..]);
+        let words = reach[0].len();
+        if g >= 64 * words as u64 {
+            if 128 * words as u64 > limit.max(64) {
+                return Err(Error::CoinValuesTooLarge {
+                    coin,
+                    values: 128 * words as u64,
+                    limit,
+                });
+            }
             for set in &mut reach {
-                set.resize(width, false);
+                crate::alloc::grow_by(set, words)?;
+                set.resize(2 * words, 0);
             }
         }
         for j in (1..most as usize).rev() {
             let (lower, upper) = reach.split_at_mut(j);
-            for v in 0..width {
-                if lower[j - 1][v] {
-                    upper[0][v ^ g] = true;
+            let (from, to) = (&lower[j - 1], &mut upper[0]);
+            let (word_shift, bits) = ((g >> 6) as usize, g & 63);
+            for (w, &word) in from.iter().enumerate() {
+                poll.tick()?;
+                if word != 0 {
+                    to[w ^ word_shift] |= permute(word, bits);
                 }
             }
         }
-        values.push(g as u64);
+        values.push(g);
     }
     Ok(values)
 }
 
-/// The least value in none of `sets` (each of `width` entries; all may be full).
-fn mex(sets: &[Vec<bool>], width: usize) -> usize {
-    (0..width)
-        .find(|&v| !sets.iter().any(|set| set[v]))
-        .unwrap_or(width)
+/// `word` with the bit at each position `p` moved to `p ^ c` (`c` below 64): for each
+/// bit of `c`, the halves of each block of twice its size swap.
+fn permute(mut word: u64, c: u64) -> u64 {
+    const LOWER_HALVES: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0f0f_0f0f_0f0f_0f0f,
+        0x00ff_00ff_00ff_00ff,
+        0x0000_ffff_0000_ffff,
+        0x0000_0000_ffff_ffff,
+    ];
+    for (k, mask) in LOWER_HALVES.iter().enumerate() {
+        if c >> k & 1 == 1 {
+            let s = 1 << k;
+            word = (word & mask) << s | (word >> s) & mask;
+        }
+    }
+    word
+}
+
+/// The least value in none of `sets` (it may be the first past them all).
+fn mex(sets: &[Vec<u64>]) -> u64 {
+    let words = sets[0].len();
+    (0..words)
+        .find_map(|w| {
+            let taken = sets.iter().fold(0, |acc, set| acc | set[w]);
+            (taken != u64::MAX).then(|| 64 * w as u64 + u64::from(taken.trailing_ones()))
+        })
+        .unwrap_or(64 * words as u64)
 }
 
 /// A coin-turning game; a position is the row of coins, `true` for heads.
@@ -200,15 +236,15 @@ impl Coins {
     }
 
     /// The position's value: the XOR of its heads' single-coin values.
-    pub fn value_of(&self, coins: &[bool]) -> Result<u64> {
+    pub fn value_of(&self, coins: &[bool], limit: u64) -> Result<u64> {
         let last = coins.iter().rposition(|&c| c).map_or(0, |x| x + 1);
-        let values = self.rule.values(last)?;
+        let values = self.rule.values(last, limit)?;
         Ok(heads(coins).fold(0, |acc, x| acc ^ values[x]))
     }
 
     /// The moves (coins turned, rightmost first) to a position of value 0.
-    pub fn winning_turns(&self, coins: &[bool]) -> Result<Vec<Vec<usize>>> {
-        let values = self.rule.values(coins.len())?;
+    pub fn winning_turns(&self, coins: &[bool], limit: u64) -> Result<Vec<Vec<usize>>> {
+        let values = self.rule.values(coins.len(), limit)?;
         let total = heads(coins).fold(0, |acc, x| acc ^ values[x]);
         if total == 0 {
             return Ok(Vec::new());
@@ -237,8 +273,8 @@ impl Game for Coins {
         Ok(())
     }
 
-    fn value(&self, p: &Vec<bool>, _limits: &Limits) -> Result<Option<Value>> {
-        Ok(Some(Value::Finite(self.value_of(p)?)))
+    fn value(&self, p: &Vec<bool>, limits: &Limits) -> Result<Option<Value>> {
+        Ok(Some(Value::Finite(self.value_of(p, limits.max_positions)?)))
     }
 
     fn options_with(
@@ -246,12 +282,12 @@ impl Game for Coins {
         p: &Vec<bool>,
         outcome: Outcome,
         misere: bool,
-        _limits: &Limits,
+        limits: &Limits,
     ) -> Result<Option<Vec<Vec<bool>>>> {
         if misere || outcome != Outcome::P {
             return Ok(None);
         }
-        let moves = self.winning_turns(p)?;
+        let moves = self.winning_turns(p, limits.max_positions)?;
         Ok(Some(moves.iter().map(|t| turned(p, t)).collect()))
     }
 

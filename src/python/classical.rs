@@ -17,6 +17,7 @@ use crate::games::moore::Moore;
 use crate::games::staircase::Staircase;
 use crate::games::wythoff::{self, Wythoff};
 use crate::games::{At, Game};
+use crate::solver::DEFAULT_MAX_POSITIONS;
 
 /// Wythoff's game at heaps `a` and `b`.
 #[pyfunction]
@@ -117,11 +118,18 @@ pub fn coin_rule(game: PyRef<'_, PyNativeGame>) -> PyResult<&'static str> {
     Ok(name)
 }
 
-/// The single-coin values of the first `n` coins under `rule`.
+/// The single-coin values of the first `n` coins under `rule`, the bit sets of the
+/// rules valued by their mex bounded by `max_positions` values.
 #[pyfunction]
-pub fn coin_values(py: Python<'_>, rule: &str, n: UInt<usize>) -> PyResult<Vec<u64>> {
+#[pyo3(signature = (rule, n, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
+pub fn coin_values(
+    py: Python<'_>,
+    rule: &str,
+    n: UInt<usize>,
+    max_positions: UInt,
+) -> PyResult<Vec<u64>> {
     let rule = Rule::named(rule)?;
-    Ok(py.detach(|| rule.values(n.0))?)
+    Ok(py.detach(|| rule.values(n.0, max_positions.0))?)
 }
 
 /// Turning Corners on `rows` (lists of 0s and 1s, 1 for heads, of one length).
