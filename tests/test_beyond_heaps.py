@@ -235,4 +235,4 @@ def test_heap_families_draw_themselves():
     # Two winning moves: from step 3 down to step 2, and from step 2 up onto step 1.
     assert svg.count("stroke='#2a2'") == 2
     assert "<title>step 3: 4 coins</title>" in svg
-    assert MooreNim([3, 5], k=2)._repr_svg_().count("class=\"token\"") == 8
+    assert MooreNim([3, 5], k=2)._repr_svg_().count('class="token"') == 8
