@@ -79,6 +79,32 @@ def test_wythoff_table_is_the_published_one():
     ]
     for a, row in enumerate(triangle):
         assert table[a, : a + 1].tolist() == row
+    # CGSuite's test fixtures (GameHeapTest, coordinate games): row 10, columns 0..20,
+    # and the 30 options of (10, 10).
+    assert table[10, :21].tolist() == [
+        10,
+        11,
+        9,
+        8,
+        13,
+        12,
+        0,
+        15,
+        16,
+        17,
+        14,
+        18,
+        7,
+        6,
+        2,
+        3,
+        1,
+        4,
+        5,
+        23,
+        28,
+    ]
+    assert len(Wythoff(10, 10).options()) == 30
     # The diagonal (OEIS A047708).
     diagonal = [0, 2, 1, 6, 7, 8, 3, 5, 4, 16, 14, 15, 10, 9, 11, 20, 13, 21, 12, 25]
     assert np.diag(table)[:20].tolist() == diagonal

@@ -119,11 +119,15 @@ class GreenHackenbush(ImpartialGame):
         return f"Green Hackenbush on {len(self.edges)} edges grounded at {list(self.ground)}"
 
     def _why_value(self) -> str:
-        return (
+        text = (
             "Fusion principle: the nodes of every cycle fuse into one, its edges becoming "
             "loops (each a stalk of one edge); colon principle: a branch counts as a stalk "
             f"of its value, one more than the value above its bridge. Value: {self.grundy()}."
         )
+        chops = self.winning_edges()
+        if chops:
+            text += " The edges to chop: " + ", ".join(map(str, chops[:12])) + "."
+        return text
 
     def _repr_svg_(self) -> str:
         return _hackenbush_svg(self)
