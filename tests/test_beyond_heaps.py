@@ -199,6 +199,9 @@ def test_hackenbush_of_the_issue_and_its_picture():
     assert svg.count("stroke='#d22'") == 3
     assert "red: the edges to chop" in svg
     assert "Fusion principle" in game.explain()
+    assert repr(GreenHackenbush([(0, 1), (1, 1)], ground=0)) == (
+        "GreenHackenbush([(0, 1), (1, 1)], ground=[0])"
+    )
     assert "The edges to chop: (1, 2, 0), (1, 3, 0), (2, 4, 0)." in game.explain()
     # Several ground nodes, edge lists, and errors.
     assert GreenHackenbush([("x", "y")], ground=["x", "y"]).grundy() == 1

@@ -107,7 +107,9 @@ class GreenHackenbush(ImpartialGame):
         return graph
 
     def __repr__(self) -> str:
-        return f"GreenHackenbush(<{len(self.edges)} edges>, ground={list(self.ground)!r})"
+        edges = self.edges
+        shown = repr(edges) if len(edges) <= 6 else f"<{len(edges)} edges>"
+        return f"GreenHackenbush({shown}, ground={list(self.ground)!r})"
 
     def __str__(self) -> str:
         edges = self.edges
