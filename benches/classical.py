@@ -40,9 +40,7 @@ def conway(a: int, b: int) -> int:
     a1, a0, b1, b0 = a // half, a % half, b // half, b % half
     high = conway(a1, b1)
     return (
-        ((conway(a1, b0) ^ conway(a0, b1) ^ high) * half)
-        ^ conway(a0, b0)
-        ^ conway(high, half >> 1)
+        ((conway(a1, b0) ^ conway(a0, b1) ^ high) * half) ^ conway(a0, b0) ^ conway(high, half >> 1)
     )
 
 
@@ -55,8 +53,9 @@ def main() -> None:
     ours = min(timed(lambda: nk.nim_multiply(a, b)) for _ in range(3))
     sample = 2000
     conway.cache_clear()
-    naive = timed(lambda: [conway(int(x), int(y)) for x, y in zip(a[:sample], b[:sample])])
-    assert all(conway(int(x), int(y)) == int(p) for x, y, p in zip(a[:50], b[:50], product[:50]))
+    pairs = list(zip(a[:sample].tolist(), b[:sample].tolist(), strict=True))
+    naive = timed(lambda: [conway(x, y) for x, y in pairs])
+    assert [conway(x, y) for x, y in pairs[:50]] == product[:50].tolist()
     per_naive = naive / sample
     print(
         f"nim_multiply, 10**7 pairs on {os.cpu_count()} cores: {ours:.3f} s, "
