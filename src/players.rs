@@ -453,41 +453,61 @@ fn random_game<const M: usize>(
 }
 
 /// The moves of `random_game`, given how many takes a heap of `n` (number `h`)
-/// allows, what the `i`-th of them takes, and whether the player to move wins.
+/// allows, what the `i`-th of them takes, and whether the player to move wins. The
+/// loop plays two moves a turn, one with each player's generator, so that both stay
+/// in registers (an array indexed by the player to move lives in memory).
 #[inline(always)]
 fn random_moves<const M: usize>(
     mut heaps: [u64; M],
-    mut rngs: [Pcg64Mcg; 2],
+    rngs: [Pcg64Mcg; 2],
     cancel: &Cancel,
     count: impl Fn(usize, u64) -> u64,
     take: impl Fn(usize, u64, u64) -> u64,
     wins: impl Fn(&[u64; M]) -> bool,
 ) -> GameEnd {
-    let (mut to_move, mut turns, mut second_won) = (0 as Player, 0u64, false);
-    loop {
-        let won = (turns == 1).then(|| wins(&heaps));
-        let rng = &mut rngs[to_move as usize];
-        let Some((heap, i)) = pick(M, rng, |h| count(h, heaps[h])) else {
-            break;
-        };
-        let taken = take(heap, heaps[heap], i);
-        // Every heap, branch-free: the heaps stay in registers (an indexed store and
-        // the loads of the next move would wait on each other).
-        for (h, n) in heaps.iter_mut().enumerate() {
-            *n -= if h == heap { taken } else { 0 };
+    let [mut first, mut second] = rngs;
+    let (mut turns, mut second_won) = (0u64, false);
+    let to_move = loop {
+        if !move_in_place(&mut heaps, &mut first, &count, &take) {
+            break 0;
         }
-        second_won |= won == Some(true);
-        to_move ^= 1;
+        turns += 1;
+        // The second player's first turn counts if that player has a move.
+        let won = turns == 1 && wins(&heaps);
+        if !move_in_place(&mut heaps, &mut second, &count, &take) {
+            break 1;
+        }
+        second_won |= won;
         turns += 1;
         if turns.is_multiple_of(POLL_MOVES) && cancel.stopped() {
-            break;
+            break 0;
         }
-    }
+    };
     GameEnd {
         turns,
         to_move,
         second_won,
     }
+}
+
+/// One uniformly random move played in place; false when no move is left.
+#[inline(always)]
+fn move_in_place<const M: usize>(
+    heaps: &mut [u64; M],
+    rng: &mut Pcg64Mcg,
+    count: &impl Fn(usize, u64) -> u64,
+    take: &impl Fn(usize, u64, u64) -> u64,
+) -> bool {
+    let Some((heap, i)) = pick(M, rng, |h| count(h, heaps[h])) else {
+        return false;
+    };
+    let taken = take(heap, heaps[heap], i);
+    // Every heap, branch-free: the heaps stay in registers (an indexed store and the
+    // loads of the next move would wait on each other).
+    for (h, n) in heaps.iter_mut().enumerate() {
+        *n -= if h == heap { taken } else { 0 };
+    }
+    true
 }
 
 /// A well-mixed generator state for player `player` in game `game` (SplitMix64).
