@@ -2,61 +2,16 @@
 //! coins under each rule, and every Turning Corners board of up to 4x4 (normal play:
 //! the value, and the exact set of winning moves), and the single-coin values against
 //! the published sequences.
+mod against_search;
+
+use against_search::check_against_search;
 use nimkit::games::coins::{Coins, Rule, RULES};
 use nimkit::games::corners::{Board, Corners};
-use nimkit::games::{AnyGame, At, Game, Limits, Value};
+use nimkit::games::{Game, Value};
 use nimkit::nimber::multiply_naive;
 use nimkit::search::graph::{self, Explored};
 use std::collections::BTreeSet;
-use std::fmt::Debug;
-use std::hash::Hash;
 use std::sync::Arc;
-
-const LIMITS: Limits = Limits {
-    max_positions: 1 << 22,
-    report: &|_| {},
-};
-
-/// Checks every position `start` reaches: the theorem's value against the search's,
-/// and the winning moves against the options the search calls P. Adds the positions
-/// checked to `checked`, as numbers.
-fn check_against_search<G: Game>(game: Arc<G>, start: G::Position, checked: &mut BTreeSet<Vec<u64>>)
-where
-    G::Position: Debug + Hash,
-{
-    let explored = Explored::explore(
-        start,
-        1 << 22,
-        &mut |p, out| game.options(p, out),
-        &mut |_| {},
-    )
-    .unwrap();
-    let values = graph::values(&explored.graph).unwrap();
-    for (id, p) in explored.positions.iter().enumerate() {
-        let at = At::new(Arc::clone(&game), p.clone());
-        assert_eq!(at.value(&LIMITS).unwrap(), values[id], "{p:?}");
-        let expected: BTreeSet<Vec<u64>> = explored
-            .graph
-            .successors(id as u32)
-            .iter()
-            .filter(|&&q| values[q as usize] == Value::Finite(0))
-            .map(|&q| game.numbers(&explored.positions[q as usize]).unwrap())
-            .collect();
-        let found: BTreeSet<Vec<u64>> = at
-            .winning_moves(false, &LIMITS)
-            .unwrap()
-            .iter()
-            .map(|g| g.numbers().unwrap())
-            .collect();
-        let expected = if values[id] == Value::Finite(0) {
-            BTreeSet::new()
-        } else {
-            expected
-        };
-        assert_eq!(found, expected, "{p:?}");
-        checked.insert(game.numbers(p).unwrap());
-    }
-}
 
 #[test]
 fn every_row_of_ten_coins_under_every_rule() {

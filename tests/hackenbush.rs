@@ -2,18 +2,14 @@
 //! with loops, multiple edges, cycles and one or two ground nodes; the value by the
 //! fusion and colon principles, and the exact set of winning chops, at every position
 //! each graph reaches. And the small cases of Ferguson, Part I, ch. 7.
+mod against_search;
+
+use against_search::check_against_search;
 use nimkit::games::hackenbush::Hackenbush;
-use nimkit::games::{AnyGame, At, Game, Limits, Value};
-use nimkit::search::graph::{self, Explored};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-const LIMITS: Limits = Limits {
-    max_positions: 1 << 22,
-    report: &|_| {},
-};
 
 fn value(nodes: usize, edges: &[(u32, u32)], ground: &[u32]) -> u64 {
     let game = Hackenbush::new(nodes, edges.to_vec(), ground).unwrap();
@@ -57,40 +53,9 @@ fn random_graphs_against_search() {
         if nodes > 1 && rng.random_bool(0.3) {
             ground.push(rng.random_range(1..nodes as u32));
         }
-        let game = Arc::new(Hackenbush::new(nodes, edges.clone(), &ground).unwrap());
+        let game = Arc::new(Hackenbush::new(nodes, edges, &ground).unwrap());
         let start = game.start().unwrap();
-        let explored = Explored::explore(
-            start,
-            1 << 20,
-            &mut |p, out| game.options(p, out),
-            &mut |_| {},
-        )
-        .unwrap();
-        let values = graph::values(&explored.graph).unwrap();
-        for (id, p) in explored.positions.iter().enumerate() {
-            let at = At::new(Arc::clone(&game), p.clone());
-            let label = format!("{edges:?}, ground {ground:?}, standing {p:?}");
-            assert_eq!(at.value(&LIMITS).unwrap(), values[id], "{label}");
-            let expected: BTreeSet<Vec<u64>> = explored
-                .graph
-                .successors(id as u32)
-                .iter()
-                .filter(|&&q| values[q as usize] == Value::Finite(0))
-                .map(|&q| game.numbers(&explored.positions[q as usize]).unwrap())
-                .collect();
-            let expected = if values[id] == Value::Finite(0) {
-                BTreeSet::new()
-            } else {
-                expected
-            };
-            let found: BTreeSet<Vec<u64>> = at
-                .winning_moves(false, &LIMITS)
-                .unwrap()
-                .iter()
-                .map(|g| g.numbers().unwrap())
-                .collect();
-            assert_eq!(found, expected, "{label}");
-        }
+        check_against_search(game, start, &mut BTreeSet::new());
     }
 }
 
