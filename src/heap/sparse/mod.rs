@@ -15,6 +15,10 @@
 //! makes every heap rare: the definition); the mask is re-chosen (a Walsh–Hadamard
 //! transform of the value counts finds the one with the fewest rare heaps) as the
 //! rare heaps grow.
+mod block;
+mod simd;
+
+use block::Block;
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
 #[derive(Debug, Clone)]
@@ -43,8 +47,12 @@ pub struct SparseSpace {
     bits: u32,
     /// `odd[v]`: whether `v & mask` has odd parity, for `v` in `0..=1 << bits`.
     odd: Vec<bool>,
-    /// `seen[v]`: the last heap (plus one) that has an option of value `v`.
-    seen: Vec<u64>,
+    /// The options of the heaps of a block through splits with a far rare part.
+    block: Block,
+    /// The values below the candidate not among the options before the scan of
+    /// splits, increasing; `want[v]` is 1 for those not found yet, else 0.
+    wanted: Vec<usize>,
+    want: Vec<u32>,
 }
 
 impl SparseSpace {
@@ -66,7 +74,9 @@ impl SparseSpace {
             counts: vec![0; 4],
             bits: 1,
             odd: Vec::new(),
-            seen: Vec::new(),
+            block: Block::default(),
+            wanted: Vec::new(),
+            want: Vec::new(),
         };
         space.fill_classes();
         space
@@ -96,57 +106,65 @@ impl SparseSpace {
     /// The Grundy value of heap `values.len()`, given the values of the heaps below.
     pub fn next(&mut self, values: &[u32]) -> u32 {
         let n = values.len();
-        // `seen[v] == stamp`: value `v` is an option of heap `n` (plain stores, no
-        // clearing between heaps).
-        let stamp = n as u64 + 1;
+        if !self.block.holds(n) {
+            let (splits, distinct) = (&self.moves.split, self.moves.distinct);
+            self.block
+                .fill(values, &self.rare, splits, distinct, self.odd.len());
+        }
         // Values of heap n's common class have odd parity under the mask, unless the
         // heap's parity flips the classes.
         let flip = self.parity(n) == 1;
-        let seen = &mut self.seen;
+        let block = &mut self.block;
+        let stride = block.stride;
+        // `row[v] == 1`: value `v` is an option of heap `n`.
+        let row = &mut block.flags[(n - block.start) * stride..][..stride];
         for &t in &self.moves.whole {
             if t == n {
-                seen[0] = stamp;
+                row[0] = 1;
             }
         }
         for &t in &self.moves.reduce {
             if t < n {
-                seen[values[n - t] as usize] = stamp;
+                row[values[n - t] as usize] = 1;
             }
         }
-        // Every split with a rare part: all the common values among the options.
+        // Every split with a rare part: all the common values among the options. The
+        // block holds the splits with a far rare part; the near ones are marked here.
+        let (low, high) = block.far;
+        let near = [
+            &self.rare[..self.rare.partition_point(|&r| r < low)],
+            &self.rare[self.rare.partition_point(|&r| r < high.max(low))..],
+        ];
         for &t in &self.moves.split {
             if let Some(base) = n.checked_sub(t) {
-                mark_rare_splits(values, &self.rare, base, self.moves.distinct, seen, stamp);
+                for rare in near {
+                    mark_rare_splits(values, rare, base, self.moves.distinct, row);
+                }
             }
         }
         let odd = &self.odd;
-        let common = |v: usize| odd[v] != flip;
-        let candidate = (0..seen.len())
-            .find(|&v| common(v) && seen[v] != stamp)
-            .unwrap_or(seen.len());
-        let mut missing = (0..candidate).filter(|&v| seen[v] != stamp).count();
-        // Splits of two common heaps give rare values: find those below the candidate.
+        let candidate = (0..stride)
+            .find(|&v| odd[v] != flip && row[v] == 0)
+            .unwrap_or(stride);
+        // The rare values below the candidate still missing (`want[v] == 1`): splits
+        // of two common heaps give rare values, found by a scan of every split.
+        let (want, wanted) = (&mut self.want, &mut self.wanted);
+        wanted.clear();
+        for v in (0..candidate).filter(|&v| row[v] == 0) {
+            want[v] = 1;
+            wanted.push(v);
+        }
+        let mut left = wanted.len();
         for &t in &self.moves.split {
-            if missing == 0 {
-                break;
-            }
-            if let Some(m) = n.checked_sub(t) {
-                let mut found = |v: usize| {
-                    if v < candidate && seen[v] != stamp {
-                        seen[v] = stamp;
-                        missing -= 1;
-                    }
-                    missing == 0
-                };
-                scan_splits(values, m, self.moves.distinct, &mut found);
+            if let Some(m) = n.checked_sub(t).filter(|_| left > 0) {
+                left = find_splits(values, m, self.moves.distinct, wanted, want, left);
             }
         }
-        let value = match missing {
-            0 => candidate,
-            _ => (0..candidate)
-                .find(|&v| seen[v] != stamp)
-                .expect("a rare value below the candidate is missing"),
-        } as u32;
+        let value = wanted.iter().find(|&&v| want[v] == 1).unwrap_or(&candidate);
+        let value = *value as u32;
+        for &v in wanted.iter() {
+            want[v] = 0;
+        }
         self.record(values, value);
         value
     }
@@ -209,49 +227,79 @@ impl SparseSpace {
         self.fill_classes();
     }
 
-    /// The parity of `0..=1 << bits` under the mask; room for every option value.
+    /// The parity of `0..2 << bits` under the mask; room for every option value and
+    /// the candidate, a power of two (`Block`, `find_splits`).
     fn fill_classes(&mut self) {
-        let len = (1usize << self.bits) + 1;
+        let len = 2usize << self.bits;
         self.odd = (0..len as u32)
             .map(|v| (v & self.mask).count_ones() % 2 == 1)
             .collect();
-        self.seen.resize(len, 0);
+        self.want.resize(len, 0);
+        // The rare heaps or the width of values may have changed.
+        self.block.clear();
     }
 }
 
 /// Mark the value of every split of a heap of `base` with a rare part `r` (the
-/// other part is `base - r`), the rare heaps increasing and all nonzero.
-fn mark_rare_splits(
-    values: &[u32],
-    rare: &[usize],
-    base: usize,
-    distinct: bool,
-    seen: &mut [u64],
-    stamp: u64,
-) {
-    for &r in rare {
-        if r >= base {
-            break;
-        }
+/// other part is `base - r`) in `row`, the rare heaps increasing and all nonzero.
+fn mark_rare_splits(values: &[u32], rare: &[usize], base: usize, distinct: bool, row: &mut [u8]) {
+    let below = &rare[..rare.partition_point(|&r| r < base)];
+    for &r in below {
         let other = base - r;
         if !(distinct && r == other) {
-            seen[(values[r] ^ values[other]) as usize] = stamp;
+            row[(values[r] ^ values[other]) as usize] = 1;
         }
     }
 }
 
-/// Hand `found` the value of every split of a heap of `m` into `a + b`, `a <= b`,
-/// smallest `a` first, until it returns true.
-fn scan_splits(values: &[u32], m: usize, distinct: bool, found: &mut impl FnMut(usize) -> bool) {
-    let half = m / 2;
-    let small = &values[1..=half];
-    let large = values[m - half..m].iter().rev();
-    for (a, (&ga, &gb)) in (1..).zip(small.iter().zip(large)) {
-        if distinct && 2 * a == m {
-            continue;
-        }
-        if found((ga ^ gb) as usize) {
-            return;
-        }
+/// Find the values still wanted among the splits of a heap of `m` into `a + b`,
+/// `a <= b`, smallest `a` first, until none of the `left` is left; clears each one
+/// found in `want` and returns how many are left. Sixteen splits at a time where the
+/// CPU can.
+fn find_splits(
+    values: &[u32],
+    m: usize,
+    distinct: bool,
+    wanted: &[usize],
+    want: &mut [u32],
+    left: usize,
+) -> usize {
+    // The largest `a`: `a == b` is no split when the parts must differ.
+    let half = if distinct {
+        m.saturating_sub(1) / 2
+    } else {
+        m / 2
+    };
+    if simd::available() && wanted.last().is_some_and(|&v| v < simd::MAX_WANTED) {
+        simd::find_splits(values, m, half, wanted, want, left)
+    } else {
+        find_splits_scalar(values, m, 1, half, want, left)
     }
+}
+
+/// `find_splits` from `a = from`, one split at a time. The length of `want` is a
+/// power of two above every value: the mask only spares the bounds check.
+fn find_splits_scalar(
+    values: &[u32],
+    m: usize,
+    from: usize,
+    half: usize,
+    want: &mut [u32],
+    mut left: usize,
+) -> usize {
+    if from > half {
+        return left;
+    }
+    let mask = want.len() - 1;
+    let small = &values[from..=half];
+    let large = &values[m - half..=m - from];
+    for (&ga, &gb) in small.iter().zip(large.iter().rev()) {
+        if left == 0 {
+            break;
+        }
+        let wanted = &mut want[(ga ^ gb) as usize & mask];
+        left -= *wanted as usize;
+        *wanted = 0;
+    }
+    left
 }

@@ -1,0 +1,80 @@
+//! The options of a block of upcoming heaps through splits with a rare part far
+//! back, computed before the heaps' own values.
+//!
+//! For heaps `start..start + LEN`, a split of `m - t` into a rare heap `r` and
+//! `m - t - r` uses only known values when `LEN <= r < start - t`: the other part is
+//! below `start`. Taken heap by heap, those splits read values scattered over every
+//! rare heap's distance (about one cache line each); taken rare heap by rare heap,
+//! the other parts of the block's heaps are consecutive: one line serves sixteen
+//! heaps. The splits with a rare part below `LEN` or from `start - t` on (the near
+//! ones, which may need values of the block itself) are left to each heap in turn.
+
+/// Heaps in a block (fewer when the values are wide: see `Block::fill`).
+pub const LEN: usize = 32;
+
+/// `flags[(m - start) * stride + v]` is 1 when heap `m` has an option of value `v`.
+#[derive(Debug, Clone, Default)]
+pub struct Block {
+    pub start: usize,
+    pub len: usize,
+    pub stride: usize,
+    pub flags: Vec<u8>,
+    /// The rare heaps whose splits are in `flags`: `far.0 <= r < far.1`.
+    pub far: (usize, usize),
+}
+
+impl Block {
+    /// Whether heap `n` has its row here.
+    pub fn holds(&self, n: usize) -> bool {
+        self.start <= n && n < self.start + self.len
+    }
+
+    /// Forget the block (the rare heaps or the width of values changed).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The rows of heaps `values.len()..` for the splits `splits` (takes) with a
+    /// far rare part, `stride` values a row (a power of two above every value).
+    pub fn fill(
+        &mut self,
+        values: &[u32],
+        rare: &[usize],
+        splits: &[usize],
+        distinct: bool,
+        stride: usize,
+    ) {
+        let start = values.len();
+        // About 32 KiB of rows, whatever the width of values.
+        let len = (LEN * 1024 / stride).clamp(1, LEN);
+        (self.start, self.len, self.stride) = (start, len, stride);
+        self.flags.clear();
+        self.flags.resize(len * stride, 0);
+        self.far = (
+            len,
+            splits
+                .iter()
+                .map(|&t| start.saturating_sub(t))
+                .min()
+                .unwrap_or(0),
+        );
+        let (low, high) = self.far;
+        let far =
+            &rare[rare.partition_point(|&r| r < low)..rare.partition_point(|&r| r < high.max(low))];
+        let mask = stride - 1;
+        for &t in splits {
+            for &r in far {
+                let g = values[r];
+                // The other parts of heaps start.., consecutive.
+                let first = start - t - r;
+                let others = &values[first..first + len];
+                for (j, &other) in others.iter().enumerate() {
+                    // When the parts must differ, not r + r.
+                    if !(distinct && first + j == r) {
+                        self.flags[j * stride + ((g ^ other) as usize & mask)] = 1;
+                    }
+                }
+            }
+        }
+    }
+}

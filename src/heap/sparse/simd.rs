@@ -1,0 +1,145 @@
+//! The scan of splits sixteen at a time on CPUs with AVX-512 (looked up at run
+//! time): two loads, a permutation that reverses the larger parts, an XOR and a
+//! gather of `want` per sixteen splits, against a load, a test and a branch per split.
+
+/// Whether this CPU has the vector instructions `find_splits` needs.
+pub fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The values `find_splits` looks for must be below this: the set of them is a
+/// bitset in two vector registers.
+pub const MAX_WANTED: usize = 1024;
+
+/// `super::find_splits` with AVX-512 (`available()` must be true), for `a` in
+/// `1..=half`, where `half <= m / 2`, `m <= values.len()`, and the values of `wanted`
+/// still set in `want` are below `MAX_WANTED`.
+pub fn find_splits(
+    values: &[u32],
+    m: usize,
+    half: usize,
+    wanted: &[usize],
+    want: &mut [u32],
+    left: usize,
+) -> usize {
+    assert!(available() && half <= m / 2 && m <= values.len());
+    let mut bits = [0u32; MAX_WANTED / 32];
+    for &v in wanted.iter().filter(|&&v| want[v] != 0) {
+        bits[v / 32] |= 1 << (v % 32);
+    }
+    // Sixteen splits a time while they fit; the few after them one at a time.
+    let blocks = half / 16;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU has AVX-512F (asserted); every load is in bounds: see `blocks`.
+    let (left, done) = unsafe { blocks_avx512(values, m, blocks, &mut bits, want, left) };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    super::find_splits_scalar(values, m, 1 + 16 * done, half, want, left)
+}
+
+/// `find_splits` over the first `blocks` blocks of sixteen splits from `a = 1`, where
+/// `16 * blocks <= m / 2` (so every `b` is at least 1), the values wanted also in
+/// `bits`. Returns how many values are left and the blocks scanned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn blocks_avx512(
+    values: &[u32],
+    m: usize,
+    blocks: usize,
+    bits: &mut [u32; MAX_WANTED / 32],
+    want: &mut [u32],
+    mut left: usize,
+) -> (usize, usize) {
+    use std::arch::x86_64::*;
+    let reverse = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let (low, one, limit) = (
+        _mm512_set1_epi32(31),
+        _mm512_set1_epi32(1),
+        _mm512_set1_epi32(MAX_WANTED as i32),
+    );
+    // SAFETY: `bits` is 32 words: two registers.
+    let load = |bits: &[u32; 32]| unsafe {
+        (
+            _mm512_loadu_si512(bits.as_ptr().cast()),
+            _mm512_loadu_si512(bits[16..].as_ptr().cast()),
+        )
+    };
+    let (mut first, mut second) = load(bits);
+    let base = values.as_ptr();
+    for block in 0..blocks {
+        if left == 0 {
+            return (0, block);
+        }
+        let a = 1 + 16 * block;
+        // SAFETY: a + 15 <= m / 2 < values.len(), and m - a - 15 >= m / 2 (above).
+        let (small, large) = unsafe {
+            (
+                _mm512_loadu_si512(base.add(a).cast()),
+                _mm512_loadu_si512(base.add(m - a - 15).cast()),
+            )
+        };
+        let v = _mm512_xor_si512(small, _mm512_permutexvar_epi32(reverse, large));
+        // Word v / 32 of the bitset (the index's low five bits pick it from the two
+        // registers), shifted right by v % 32: bit 0 says whether v is wanted.
+        let word = _mm512_permutex2var_epi32(first, _mm512_srli_epi32::<5>(v), second);
+        let bit = _mm512_srlv_epi32(word, _mm512_and_si512(v, low));
+        let mut hits = _mm512_test_epi32_mask(bit, one) & _mm512_cmplt_epu32_mask(v, limit);
+        if hits != 0 {
+            let mut lanes = [0u32; 16];
+            // SAFETY: `lanes` holds sixteen 32-bit lanes.
+            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), v) };
+            while hits != 0 {
+                // A value may be in two lanes: the first clears it.
+                let v = lanes[hits.trailing_zeros() as usize] as usize;
+                left -= want[v] as usize;
+                want[v] = 0;
+                bits[v / 32] &= !(1 << (v % 32));
+                hits &= hits - 1;
+            }
+            (first, second) = load(bits);
+        }
+    }
+    (left, blocks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{available, find_splits, MAX_WANTED};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The vector scan finds the same values as the scalar one, and leaves `want`
+        /// the same.
+        #[test]
+        fn vector_scan_equals_scalar(
+            values in prop::collection::vec(0u32..300, 40..400),
+            wanted in prop::collection::btree_set(0usize..300, 0..20),
+            cut in 0usize..1000,
+        ) {
+            if !available() {
+                return Ok(());
+            }
+            let m = values.len() - cut % (values.len() / 2);
+            let half = m / 2 - cut % 2;
+            let wanted: Vec<usize> = wanted.into_iter().collect();
+            let mut want = vec![0u32; MAX_WANTED];
+            for &v in &wanted {
+                want[v] = 1;
+            }
+            let mut scalar_want = want.clone();
+            let left = find_splits(&values, m, half, &wanted, &mut want, wanted.len());
+            let scalar = super::super::find_splits_scalar(
+                &values, m, 1, half, &mut scalar_want, wanted.len(),
+            );
+            prop_assert_eq!(left, scalar);
+            prop_assert_eq!(want, scalar_want);
+        }
+    }
+}
