@@ -52,8 +52,11 @@ def _whole(least: int, most: int, what: str) -> Callable[[str], int]:
     flag in its error)."""
 
     def parse(text: str) -> int:
+        base, power, exponent = text.partition("**")
         try:
-            value = int(text)
+            if power and not 0 <= int(exponent) <= 64:
+                raise ValueError
+            value = int(base) ** int(exponent) if power else int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
         if not least <= value <= most:
@@ -324,15 +327,27 @@ def _parser() -> argparse.ArgumentParser:
         "grundy",
         help="the Grundy values of a take-and-break code's heaps",
         description="Compute the Grundy values of heaps 0..COUNT-1 of a take-and-break "
-        "code (e.g. 0.77, Kayles): printed one per line, or saved as .npy with -o.",
+        "code (e.g. 0.77, Kayles): printed one per line, or saved as .npy with -o. With "
+        "--statistics, a Markdown table of each code's largest value, sparse-space mask "
+        "and rare heaps instead (e.g. nimkit grundy 0.6 4!.0 --count 2**21 --statistics).",
     )
-    grundy_cmd.add_argument("code", metavar="CODE", help="a take-and-break code, e.g. 0.77")
+    grundy_cmd.add_argument(
+        "code",
+        metavar="CODE",
+        nargs="+",
+        help="a take-and-break code, e.g. 0.77 (several with --statistics)",
+    )
     grundy_cmd.add_argument(
         "--count",
         type=_whole(0, _MOST_VALUES, "a count"),
         required=True,
         metavar="N",
-        help="how many values (heaps 0..N-1)",
+        help="how many values (heaps 0..N-1); a power such as 2**21 is accepted",
+    )
+    grundy_cmd.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print the statistics published for unsolved games rather than the values",
     )
     grundy_cmd.add_argument(
         "-o",
@@ -389,7 +404,11 @@ def _grundy(args: argparse.Namespace) -> int:
     from ._classify import STDIO, npy_output, text_output
     from ._core import TakeAndBreak
 
-    values = TakeAndBreak(args.code).grundy_sequence(args.count, args.progress)
+    if args.statistics:
+        return _statistics(args)
+    if len(args.code) > 1:
+        raise SystemExit("nimkit grundy: one code at a time, unless --statistics")
+    values = TakeAndBreak(args.code[0]).grundy_sequence(args.count, args.progress)
     if args.output is None or args.output == STDIO:
         sys.stdout.write("".join(f"{v}\n" for v in values.tolist()))
     elif args.output.suffix != ".npy":
@@ -398,6 +417,25 @@ def _grundy(args: argparse.Namespace) -> int:
     else:
         with npy_output(args.output, values.dtype, len(values)) as out:
             out[:] = values
+    return 0
+
+
+def _statistics(args: argparse.Namespace) -> int:
+    from ._core import TakeAndBreak
+
+    print("| game | n | largest at | largest | mask | rare heaps | last rare |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for code in args.code:
+        s = TakeAndBreak(code).statistics(args.count, args.progress)
+        if s["mask"] is None:
+            sparse = "| - | - | -"
+        else:
+            parity = " (heap parity)" if s["heap_parity"] else ""
+            sparse = f"| {s['mask']:x}{parity} | {s['rare']} | {s['last_rare']}"
+        print(
+            f"| {code} | {_power(args.count)} | {s['largest_at']} | {s['largest']} {sparse} |",
+            flush=True,
+        )
     return 0
 
 

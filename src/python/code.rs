@@ -11,7 +11,7 @@ use super::quotient::PyMisereQuotient;
 use crate::code::{Method, TakeAndBreak};
 use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 /// What `sparse_space` returns: the mask, whether heap parity joins it, the rare heaps.
 type SparseSpace<'py> = (u32, bool, Bound<'py, PyArray1<u64>>);
@@ -218,6 +218,44 @@ impl PyTakeAndBreak {
         };
         let rare: Vec<u64> = rare.into_iter().map(|h| h as u64).collect();
         Ok(Some((mask, parity, rare.into_pyarray(py))))
+    }
+
+    /// The statistics researchers publish for the Grundy values of heaps
+    /// ``0 .. count - 1`` (as in Czajka's tables of unsolved octal games): a dict of
+    /// ``count``, ``largest`` (the largest value), ``largest_at`` (the first heap with
+    /// it), and for codes with a sparse space ``mask`` (the mask with the fewest rare
+    /// heaps), ``heap_parity`` (whether heap parity joins it), ``rare`` (how many heaps
+    /// are rare, heap 0 included) and ``last_rare`` (the last rare heap); None for
+    /// those four otherwise. Computes the values first (``progress``: a tqdm bar).
+    ///
+    /// >>> stats = TakeAndBreak("0.6").statistics(2**14)
+    /// >>> stats["largest"], stats["largest_at"], hex(stats["mask"]), stats["rare"]
+    /// (266, 13539, '0x1ee', 1577)
+    #[pyo3(signature = (count, progress = false))]
+    fn statistics<'py>(
+        &self,
+        py: Python<'py>,
+        count: UInt<usize>,
+        progress: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let count = count.0;
+        check_count(count)?;
+        compute(py, &self.0, count, progress, "Grundy values")?;
+        let rule = &self.0;
+        let stats = py.detach(|| rule.statistics(count))?;
+        let (mask, heap_parity, rare, last_rare) = match stats.sparse {
+            Some((mask, parity, rare, last)) => (Some(mask), Some(parity), Some(rare), last),
+            None => (None, None, None, None),
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("count", stats.count)?;
+        dict.set_item("largest", stats.largest)?;
+        dict.set_item("largest_at", stats.largest_at)?;
+        dict.set_item("mask", mask)?;
+        dict.set_item("heap_parity", heap_parity)?;
+        dict.set_item("rare", rare)?;
+        dict.set_item("last_rare", last_rare)?;
+        Ok(dict)
     }
 
     /// What proves the period: a ``nimkit.PeriodCertificate`` (see

@@ -20,6 +20,8 @@
 mod options;
 mod values;
 
+pub use values::Statistics;
+
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;

@@ -7,6 +7,7 @@ use super::{Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
+use crate::heap::sparse;
 use crate::heap::HeapMove;
 use crate::interrupt::Poll;
 
@@ -341,5 +342,39 @@ impl TakeAndBreak {
             .position(|&w| w != u64::MAX)
             .unwrap_or(seen.len());
         Ok((word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones()))
+    }
+}
+
+/// The statistics researchers publish for a Grundy sequence (as in Czajka's
+/// UnsolvedGames.md): the largest value and the first heap with it, and for codes
+/// with a sparse space its mask, whether heap parity joins it, how many heaps are
+/// rare and the last one (`sparse::published_space`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statistics {
+    pub count: usize,
+    pub largest: u32,
+    pub largest_at: usize,
+    pub sparse: Option<(u32, bool, usize, Option<usize>)>,
+}
+
+impl TakeAndBreak {
+    /// The statistics of heaps `0..count`; `compute(count)` first.
+    pub fn statistics(&self, count: usize) -> Result<Statistics> {
+        let values = self.values_as::<u32>(count)?;
+        // The first heap with the largest value.
+        let (largest_at, largest) =
+            values.iter().enumerate().fold(
+                (0, 0),
+                |best, (n, &v)| if v > best.1 { (n, v) } else { best },
+            );
+        let sparse = self
+            .uses_sparse_space()
+            .then(|| sparse::published_space(&values, &self.moves()));
+        Ok(Statistics {
+            count,
+            largest,
+            largest_at,
+            sparse,
+        })
     }
 }

@@ -57,13 +57,7 @@ pub struct SparseSpace {
 
 impl SparseSpace {
     pub fn new(moves: Moves) -> Self {
-        let parity = |m: &usize| m % 2;
-        let split_parity = match moves.split.first() {
-            Some(first) if moves.split.iter().all(|m| parity(m) == parity(first)) => {
-                Some(parity(first))
-            }
-            _ => None,
-        };
+        let split_parity = split_parity(&moves);
         let mut space = SparseSpace {
             moves,
             split_parity,
@@ -191,26 +185,9 @@ impl SparseSpace {
         }
     }
 
-    /// The mask (and use of parity) with the fewest rare heaps, by a Walsh–Hadamard
-    /// transform of the counts: the heaps whose `(v << 1 | parity) & i` has even
-    /// parity number `(total + H[i]) / 2`.
+    /// The mask (and use of parity) with the fewest rare heaps (`best_mask`).
     fn choose_mask(&mut self, values: &[u32], last: u32) {
-        let mut h: Vec<i64> = self.counts.iter().map(|&c| c as i64).collect();
-        let mut step = 1;
-        while step < h.len() {
-            for block in h.chunks_mut(2 * step) {
-                let (low, high) = block.split_at_mut(step);
-                for (x, y) in low.iter_mut().zip(high) {
-                    (*x, *y) = (*x + *y, *x - *y);
-                }
-            }
-            step *= 2;
-        }
-        let total = h[0];
-        let best = (0..h.len())
-            .filter(|i| i & 1 == 0 || self.split_parity.is_some())
-            .min_by_key(|&i| ((total + h[i]) / 2, i))
-            .unwrap_or(0);
+        let best = best_mask(&self.counts, self.split_parity.is_some());
         let (mask, use_parity) = ((best >> 1) as u32, best & 1 == 1);
         if (mask, use_parity) != (self.mask, self.use_parity) {
             (self.mask, self.use_parity) = (mask, use_parity);
@@ -238,6 +215,63 @@ impl SparseSpace {
         // The rare heaps or the width of values may have changed.
         self.block.clear();
     }
+}
+
+/// The mask and use of heap parity (`i = mask << 1 | parity`) with the fewest rare
+/// heaps, given `counts[(v << 1) | parity]`, the least such `i` on a tie (as
+/// Czajka's analyzer chooses), by a Walsh–Hadamard transform of the counts: the
+/// heaps whose `(v << 1 | parity) & i` has even parity number `(total + H[i]) / 2`.
+fn best_mask(counts: &[u64], parity_allowed: bool) -> usize {
+    let mut h: Vec<i64> = counts.iter().map(|&c| c as i64).collect();
+    let mut step = 1;
+    while step < h.len() {
+        for block in h.chunks_mut(2 * step) {
+            let (low, high) = block.split_at_mut(step);
+            for (x, y) in low.iter_mut().zip(high) {
+                (*x, *y) = (*x + *y, *x - *y);
+            }
+        }
+        step *= 2;
+    }
+    let total = h[0];
+    (0..h.len())
+        .filter(|i| i & 1 == 0 || parity_allowed)
+        .min_by_key(|&i| ((total + h[i]) / 2, i))
+        .unwrap_or(0)
+}
+
+/// The sparse space of `values` as published (Czajka's UnsolvedGames.md): the mask
+/// and use of heap parity with the fewest rare heaps among all of them (heap 0
+/// included), how many heaps are rare and the last one.
+pub fn published_space(values: &[u32], moves: &Moves) -> (u32, bool, usize, Option<usize>) {
+    let split_parity = split_parity(moves);
+    let heap_parity = |n: usize| split_parity.map_or(0, |p| (n ^ p) & 1);
+    let bits = values.iter().max().map_or(0, |&v| 32 - v.leading_zeros());
+    let mut counts = vec![0u64; 2 << bits];
+    for (n, &v) in values.iter().enumerate() {
+        counts[(v as usize) << 1 | heap_parity(n)] += 1;
+    }
+    let best = best_mask(&counts, split_parity.is_some());
+    let (mask, use_parity) = ((best >> 1) as u32, best & 1 == 1);
+    let rare = |(n, &v): (usize, &u32)| {
+        let parity = if use_parity { heap_parity(n) } else { 0 };
+        ((v & mask).count_ones() as usize + parity).is_multiple_of(2)
+    };
+    let mut count = 0;
+    let mut last = None;
+    for (n, v) in values.iter().enumerate() {
+        if rare((n, v)) {
+            count += 1;
+            last = Some(n);
+        }
+    }
+    (mask, use_parity, count, last)
+}
+
+/// Every split takes `p` mod 2: the heap's parity may join the classes.
+fn split_parity(moves: &Moves) -> Option<usize> {
+    let first = moves.split.first()? % 2;
+    moves.split.iter().all(|m| m % 2 == first).then_some(first)
 }
 
 /// Mark the value of every split of a heap of `base` with a rare part `r` (the
