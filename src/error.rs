@@ -129,6 +129,9 @@ pub enum Error {
     #[error("bad take-and-break code {code:?}: {reason}")]
     BadCode { code: String, reason: String },
 
+    #[error("these are not this code's Grundy values: heap {heap} differs from the definition")]
+    NotTheseValues { heap: usize },
+
     #[error(
         "illegal move: heap {heap} of {size} cannot lose {take}{} under these rules",
         parts_text(into)

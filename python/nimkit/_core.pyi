@@ -1,5 +1,6 @@
 """Type stubs for the native core (nimkit._core). Use the nimkit package instead."""
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, SupportsIndex, final, overload
 
@@ -353,7 +354,14 @@ class TakeAndBreak:
     @property
     def naive_limit(self) -> int: ...
     def grundy(self, n: SupportsIndex) -> int: ...
-    def grundy_sequence(self, count: int, progress: bool = False) -> npt.NDArray[Any]: ...
+    def grundy_sequence(
+        self,
+        count: int,
+        progress: bool = False,
+        checkpoint: str | os.PathLike[str] | None = None,
+        every: float = 180.0,
+    ) -> npt.NDArray[Any]: ...
+    def resume(self, values: npt.NDArray[np.uint32]) -> None: ...
     def period(
         self, max_heap: int | None = None, progress: bool = False
     ) -> tuple[int, int] | None: ...

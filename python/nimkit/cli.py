@@ -28,6 +28,7 @@ from .games import Heaps, Sum
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from ._core import TakeAndBreak
     from .game import ComputerPlayer
 
 #: Python parameter names in error messages, and the flags that set them.
@@ -345,6 +346,21 @@ def _parser() -> argparse.ArgumentParser:
         help="how many values (heaps 0..N-1); a power such as 2**21 is accepted",
     )
     grundy_cmd.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the values and their SHA-256 to DIR as they grow, and resume from "
+        "DIR (see nimkit.checkpoint); the values are then not printed unless -o is given",
+    )
+    grundy_cmd.add_argument(
+        "--every",
+        type=float,
+        default=180.0,
+        metavar="SECONDS",
+        help="with --checkpoint: about how often to write it (default 180)",
+    )
+    grundy_cmd.add_argument(
         "--statistics",
         action="store_true",
         help="print the statistics published for unsolved games rather than the values",
@@ -404,11 +420,23 @@ def _grundy(args: argparse.Namespace) -> int:
     from ._classify import STDIO, npy_output, text_output
     from ._core import TakeAndBreak
 
-    if args.statistics:
-        return _statistics(args)
-    if len(args.code) > 1:
+    if len(args.code) > 1 and not (args.statistics and args.checkpoint is None):
         raise SystemExit("nimkit grundy: one code at a time, unless --statistics")
-    values = TakeAndBreak(args.code[0]).grundy_sequence(args.count, args.progress)
+    rule = TakeAndBreak(args.code[0])
+    if args.checkpoint is not None:
+        from .checkpoint import read, run
+
+        run(rule, args.count, args.progress, args.checkpoint, args.every)
+        if args.output is None and not args.statistics:
+            meta = read(args.checkpoint)
+            print(
+                f"{meta['count']} values of {meta['code']} in {args.checkpoint}, "
+                f"sha256 {meta['sha256']}"
+            )
+            return 0
+    if args.statistics:
+        return _statistics(args, rule)
+    values = rule.grundy_sequence(args.count, args.progress)
     if args.output is None or args.output == STDIO:
         sys.stdout.write("".join(f"{v}\n" for v in values.tolist()))
     elif args.output.suffix != ".npy":
@@ -420,13 +448,14 @@ def _grundy(args: argparse.Namespace) -> int:
     return 0
 
 
-def _statistics(args: argparse.Namespace) -> int:
+def _statistics(args: argparse.Namespace, first: TakeAndBreak) -> int:
     from ._core import TakeAndBreak
 
     print("| game | n | largest at | largest | mask | rare heaps | last rare |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for code in args.code:
-        s = TakeAndBreak(code).statistics(args.count, args.progress)
+    rules = [first, *(TakeAndBreak(code) for code in args.code[1:])]
+    for code, rule in zip(args.code, rules, strict=True):
+        s = rule.statistics(args.count, args.progress)
         if s["mask"] is None:
             sparse = "| - | - | -"
         else:

@@ -143,19 +143,47 @@ impl PyTakeAndBreak {
     /// ``progress``, a tqdm bar (the ``progress`` extra); Ctrl-C stops it, keeping
     /// what was computed.
     ///
+    /// With ``checkpoint`` (a directory), a long run survives a restart: the values
+    /// and their SHA-256 are written there about every ``every`` seconds, atomically,
+    /// and a run with the same directory resumes from them (see
+    /// ``nimkit.checkpoint``).
+    ///
     /// >>> TakeAndBreak("0.77").grundy_sequence(8)
     /// array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
-    #[pyo3(signature = (count, progress = false))]
+    #[pyo3(signature = (count, progress = false, checkpoint = None, every = 180.0))]
     fn grundy_sequence<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         count: UInt<usize>,
         progress: bool,
+        checkpoint: Option<&Bound<'py, PyAny>>,
+        every: f64,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
         let count = count.0;
         check_count(count)?;
-        compute(py, &self.0, count, progress, "Grundy values")?;
-        narrow_values(py, &self.0, count)
+        if let Some(directory) = checkpoint {
+            let run = py.import("nimkit.checkpoint")?.getattr("run")?;
+            run.call1((slf, count, progress, directory, every))?;
+        }
+        let rule = &slf.borrow().0;
+        compute(
+            py,
+            rule,
+            count,
+            progress && checkpoint.is_none(),
+            "Grundy values",
+        )?;
+        narrow_values(py, rule, count)
+    }
+
+    /// Take ``values`` (uint32) as the Grundy values of heaps ``0 .. len(values) - 1``
+    /// when fewer are known, so that a computation resumes from them (``nimkit
+    /// .checkpoint`` does, once their SHA-256 is checked). ValueError when the first
+    /// ones (up to 1000) differ from the definition.
+    fn resume(&self, py: Python<'_>, values: PyReadonlyArray1<'_, u32>) -> PyResult<()> {
+        let values = values.as_slice()?;
+        let rule = &self.0;
+        Ok(py.detach(|| rule.resume(values))?)
     }
 
     /// ``(preperiod, period)`` once proven by the values of heaps up to ``max_heap``

@@ -3,7 +3,7 @@
 //! period once it is proven.
 use std::sync::PoisonError;
 
-use super::{Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
+use super::{Method, Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
@@ -144,6 +144,44 @@ impl TakeAndBreak {
         if sequence.seeks_period && self.periodic.get().is_none() && reached {
             sequence.next_check = self.check_period(&sequence.values);
         }
+        Ok(())
+    }
+
+    /// Take `values` as the values of heaps `0..values.len()` when fewer are known: a
+    /// computation resuming from stored values (a checkpoint, whose integrity the
+    /// caller checked). They must be this code's: the first ones, up to 1000, are
+    /// checked against the definition, and `Error::NotTheseValues` names the first
+    /// heap that differs. Memory is reserved fallibly.
+    pub fn resume(&self, values: &[u32]) -> Result<()> {
+        let check = values.len().min(1000);
+        let fresh = self.fresh(Method::Naive);
+        fresh.compute(check, &mut |_| {})?;
+        let expected = fresh.values_as::<u32>(check)?;
+        if let Some(heap) = (0..check).find(|&n| expected[n] != values[n]) {
+            return Err(Error::NotTheseValues { heap });
+        }
+        let mut guard = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let sequence = &mut *guard;
+        if self.periodic.get().is_some() || sequence.values.len() >= values.len() {
+            return Ok(());
+        }
+        let more = values.len() - sequence.values.len();
+        sequence
+            .values
+            .try_reserve(more)
+            .map_err(|_| Error::OutOfMemory {
+                bytes: more.saturating_mul(4) as u128,
+            })?;
+        let known = sequence.values.len();
+        sequence.values.extend_from_slice(&values[known..]);
+        if let Some(sparse) = &mut sequence.sparse {
+            sparse.replay(&sequence.values);
+        }
+        // Look for a period at the next computation.
+        sequence.next_check = sequence.next_check.min(values.len());
         Ok(())
     }
 

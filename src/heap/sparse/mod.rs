@@ -43,6 +43,8 @@ pub struct SparseSpace {
     rare_at_choice: usize,
     /// `counts[(v << 1) | parity]`: how many heaps have value `v` and that parity.
     counts: Vec<u64>,
+    /// How many values are counted (heaps `0..counted`).
+    counted: usize,
     /// Every value so far is below `1 << bits`.
     bits: u32,
     /// `odd[v]`: whether `v & mask` has odd parity, for `v` in `0..=1 << bits`.
@@ -66,6 +68,7 @@ impl SparseSpace {
             rare: Vec::new(),
             rare_at_choice: 0,
             counts: vec![0; 4],
+            counted: 0,
             bits: 1,
             odd: Vec::new(),
             block: Block::default(),
@@ -163,9 +166,18 @@ impl SparseSpace {
         value
     }
 
+    /// The space after `values`, as if each had come from `next` (a computation that
+    /// resumes from stored values): it depends on the values alone.
+    pub fn replay(&mut self, values: &[u32]) {
+        for (n, &v) in values.iter().enumerate().skip(self.counted) {
+            self.record(&values[..n], v);
+        }
+    }
+
     /// Count the new value; re-choose the mask when the rare heaps have grown.
     fn record(&mut self, values: &[u32], value: u32) {
         let n = values.len();
+        self.counted = n + 1;
         let mut regrow = false;
         while value >= 1 << self.bits {
             self.bits += 1;

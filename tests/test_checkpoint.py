@@ -1,0 +1,116 @@
+"""Grundy-sequence runs that survive a restart (nimkit.checkpoint): a killed run
+resumes and gives the same values and SHA-256 as an uninterrupted one."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit.checkpoint import read
+from nimkit.cli import main
+
+
+def sha256(values: np.ndarray) -> str:
+    return hashlib.sha256(values.astype("<u4").tobytes()).hexdigest()
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
+    first = nk.TakeAndBreak("0.6").grundy_sequence(5000, checkpoint=tmp_path, every=0)
+    assert read(tmp_path)["count"] == 5000
+    resumed = nk.TakeAndBreak("0.6").grundy_sequence(9000, checkpoint=tmp_path, every=0)
+    fresh = nk.TakeAndBreak("0.6").recompute(9000, "naive")
+    assert np.array_equal(resumed, fresh)
+    assert np.array_equal(first, fresh[:5000])
+    assert read(tmp_path) == {"format": 1, "code": "0.6", "count": 9000, "sha256": sha256(fresh)}
+    stored = np.memmap(tmp_path / "values.u32", dtype="<u4", mode="r")
+    assert np.array_equal(stored, fresh)
+
+
+def test_a_partial_step_past_the_checkpoint_is_ignored(tmp_path):
+    nk.TakeAndBreak("0.16").grundy_sequence(3000, checkpoint=tmp_path)
+    with open(tmp_path / "values.u32", "ab") as f:
+        f.write(b"\xff" * 4000)  # a killed run's half-written step
+    resumed = nk.TakeAndBreak("0.16").grundy_sequence(4000, checkpoint=tmp_path)
+    assert np.array_equal(resumed, nk.TakeAndBreak("0.16").recompute(4000, "naive"))
+    assert (tmp_path / "values.u32").stat().st_size == 4 * 4000
+
+
+def test_another_codes_checkpoint_is_refused(tmp_path):
+    nk.TakeAndBreak("0.6").grundy_sequence(100, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"is of code 0\.6, not 0\.7"):
+        nk.TakeAndBreak("0.7").grundy_sequence(200, checkpoint=tmp_path)
+
+
+def test_damaged_checkpoints_are_refused(tmp_path):
+    nk.TakeAndBreak("0.6").grundy_sequence(100, checkpoint=tmp_path)
+    values = tmp_path / "values.u32"
+    data = bytearray(values.read_bytes())
+    data[40] ^= 1
+    values.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="damaged"):
+        nk.TakeAndBreak("0.6").grundy_sequence(200, checkpoint=tmp_path)
+    (tmp_path / "checkpoint.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not a nimkit checkpoint"):
+        nk.TakeAndBreak("0.6").grundy_sequence(200, checkpoint=tmp_path)
+
+
+def test_resume_refuses_values_of_another_code():
+    values = nk.TakeAndBreak("0.7").grundy_sequence(50).astype(np.uint32)
+    with pytest.raises(ValueError, match="heap 1 differs from the definition"):
+        nk.TakeAndBreak("0.6").resume(values)
+
+
+def test_every_must_be_seconds(tmp_path):
+    with pytest.raises(ValueError, match="every is a number of seconds"):
+        nk.TakeAndBreak("0.6").grundy_sequence(10, checkpoint=tmp_path, every=-1)
+
+
+def test_a_killed_run_resumes_to_the_same_sha256(tmp_path):
+    count = 2**20
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "nimkit",
+            "grundy",
+            "0.6",
+            "--count",
+            str(count),
+            "--checkpoint",
+            str(tmp_path),
+            "--every",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        # Killed (SIGKILL: no chance to tidy up) once a few checkpoints are written.
+        deadline = time.monotonic() + 300
+        while read(tmp_path)["count"] < 2**15 and child.poll() is None:
+            assert time.monotonic() < deadline, "no checkpoint was written"
+            time.sleep(0.01)
+    finally:
+        child.kill()
+        child.wait()
+    assert read(tmp_path)["code"] == "0.6"
+    assert main(["grundy", "0.6", "--count", str(count), "--checkpoint", str(tmp_path)]) == 0
+    uninterrupted = nk.TakeAndBreak("0.6").grundy_sequence(count)
+    assert read(tmp_path) == {
+        "format": 1,
+        "code": "0.6",
+        "count": count,
+        "sha256": sha256(uninterrupted),
+    }
+
+
+def test_cli_counts_may_be_powers(capsys):
+    assert main(["grundy", "0.77", "--count", "2**3"]) == 0
+    assert capsys.readouterr().out.split() == ["0", "1", "2", "3", "1", "4", "3", "2"]
+    with pytest.raises(SystemExit):
+        main(["grundy", "0.77", "--count", "2**-1"])
