@@ -7,9 +7,12 @@ use super::{Method, Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THRE
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
-use crate::heap::sparse;
+use crate::heap::sparse::{self, with_helper, Helper};
 use crate::heap::HeapMove;
 use crate::interrupt::Poll;
+
+/// Runs of at least this many values get a second thread (`sparse::with_helper`).
+const HELPED_RUN: usize = 1 << 16;
 
 impl TakeAndBreak {
     /// Whether values come from the sparse-space method (`sparse_space`) rather than
@@ -271,6 +274,30 @@ impl TakeAndBreak {
             .write()
             .unwrap_or_else(PoisonError::into_inner);
         let sequence = &mut *guard;
+        // A second thread for long sparse-space runs, where rayon has two.
+        let long = len.saturating_sub(sequence.values.len()) >= HELPED_RUN;
+        match &mut sequence.sparse {
+            Some(sparse) if long && rayon::current_num_threads() > 1 => {
+                let mut mirror = sparse.take_mirror();
+                let grown = with_helper(&mut mirror, |helper| {
+                    self.grow_with(sequence, len, report, Some(helper))
+                });
+                if let Some(sparse) = &mut sequence.sparse {
+                    sparse.put_mirror(mirror);
+                }
+                grown
+            }
+            _ => self.grow_with(sequence, len, report, None),
+        }
+    }
+
+    fn grow_with(
+        &self,
+        sequence: &mut Sequence,
+        len: usize,
+        report: &mut dyn FnMut(usize),
+        helper: Option<&Helper>,
+    ) -> Result<()> {
         let mut seen = Vec::new();
         let mut poll = Poll::default();
         let mut reported = std::time::Instant::now();
@@ -285,14 +312,14 @@ impl TakeAndBreak {
                 })?;
             while sequence.values.len() < stop {
                 poll.tick()?;
-                let v = match &mut sequence.sparse {
-                    Some(sparse) => sparse.next(&sequence.values),
-                    None => self.mex(&sequence.values, &mut seen, &mut poll)?,
-                };
-                sequence.values.push(v);
-                if sequence.values.len().is_multiple_of(4096)
-                    && reported.elapsed().as_millis() >= 100
-                {
+                match &mut sequence.sparse {
+                    Some(sparse) => sparse.extend(&mut sequence.values, stop, helper),
+                    None => {
+                        let v = self.mex(&sequence.values, &mut seen, &mut poll)?;
+                        sequence.values.push(v);
+                    }
+                }
+                if reported.elapsed().as_millis() >= 100 {
                     report(sequence.values.len());
                     reported = std::time::Instant::now();
                 }

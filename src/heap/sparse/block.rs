@@ -1,13 +1,16 @@
 //! The options of a block of upcoming heaps through splits with a rare part far
 //! back, computed before the heaps' own values.
 //!
-//! For heaps `start..start + LEN`, a split of `m - t` into a rare heap `r` and
-//! `m - t - r` uses only known values when `LEN <= r < start - t`: the other part is
-//! below `start`. Taken heap by heap, those splits read values scattered over every
-//! rare heap's distance (about one cache line each); taken rare heap by rare heap,
-//! the other parts of the block's heaps are consecutive: one line serves sixteen
-//! heaps. The splits with a rare part below `LEN` or from `start - t` on (the near
-//! ones, which may need values of the block itself) are left to each heap in turn.
+//! For heaps `start..start + len`, a split of `m - t` into a rare heap `r` and
+//! `m - t - r` uses only the values known, those of heaps `0..known`, when
+//! `start + len - known <= r < known` (and `r < start - t`, so that the other part
+//! is a heap): the other part is below `known`. Taken heap by heap, those splits read
+//! values scattered over every rare heap's distance (about one cache line each);
+//! taken rare heap by rare heap, the other parts of the block's heaps are
+//! consecutive: one line serves sixteen heaps. The splits with a rare part outside
+//! that range (the near ones, which may need values of the block itself) are left to
+//! each heap in turn. With `known < start` a second thread fills the next block while
+//! the heaps before it are computed (`SparseSpace::extend`).
 
 /// Heaps in a block (fewer when the values are wide: see `Block::fill`).
 pub const LEN: usize = 32;
@@ -34,33 +37,35 @@ impl Block {
         self.len = 0;
     }
 
-    /// The rows of heaps `values.len()..` for the splits `splits` (takes) with a
-    /// far rare part, `stride` values a row (a power of two above every value).
+    /// How many heaps a block holds with `stride` values a row: about 32 KiB of rows,
+    /// whatever the width of values.
+    pub fn len_for(stride: usize) -> usize {
+        (LEN * 1024 / stride).clamp(1, LEN)
+    }
+
+    /// The rows of heaps `start..` for the splits `splits` (takes) with a far rare
+    /// part, given the values of heaps `0..values.len()` (at most `start`) and the
+    /// rare heaps among them, increasing; `stride` values a row (a power of two above
+    /// every value).
     pub fn fill(
         &mut self,
         values: &[u32],
+        start: usize,
         rare: &[usize],
         splits: &[usize],
         distinct: bool,
         stride: usize,
     ) {
-        let start = values.len();
-        // About 32 KiB of rows, whatever the width of values.
-        let len = (LEN * 1024 / stride).clamp(1, LEN);
+        let known = values.len();
+        let len = Self::len_for(stride);
         (self.start, self.len, self.stride) = (start, len, stride);
         self.flags.clear();
         self.flags.resize(len * stride, 0);
-        self.far = (
-            len,
-            splits
-                .iter()
-                .map(|&t| start.saturating_sub(t))
-                .min()
-                .unwrap_or(0),
-        );
+        let most_take = splits.iter().copied().max().unwrap_or(0);
+        let low = start + len - known;
+        self.far = (low, known.min(start.saturating_sub(most_take)).max(low));
         let (low, high) = self.far;
-        let far =
-            &rare[rare.partition_point(|&r| r < low)..rare.partition_point(|&r| r < high.max(low))];
+        let far = &rare[rare.partition_point(|&r| r < low)..rare.partition_point(|&r| r < high)];
         let mask = stride - 1;
         for &t in splits {
             for &r in far {

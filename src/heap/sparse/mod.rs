@@ -16,9 +16,12 @@
 //! transform of the value counts finds the one with the fewest rare heaps) as the
 //! rare heaps grow.
 mod block;
+mod helper;
 mod simd;
 
 use block::Block;
+pub use helper::{with_helper, Helper};
+use helper::Pace;
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
 #[derive(Debug, Clone)]
@@ -51,6 +54,16 @@ pub struct SparseSpace {
     odd: Vec<bool>,
     /// The options of the heaps of a block through splits with a far rare part.
     block: Block,
+    /// The second thread's copy of the values between runs, how many values it
+    /// holds or is sent, and whether there was no memory for it.
+    mirror: Vec<u32>,
+    mirrored: usize,
+    refused: bool,
+    /// One thread or two.
+    pace: Pace,
+    /// Changes whenever the rare heaps or the width of values change: a block filled
+    /// before is stale.
+    generation: u64,
     /// The values below the candidate not among the options before the scan of
     /// splits, increasing; `want[v]` is 1 for those not found yet, else 0.
     wanted: Vec<usize>,
@@ -72,6 +85,11 @@ impl SparseSpace {
             bits: 1,
             odd: Vec::new(),
             block: Block::default(),
+            mirror: Vec::new(),
+            mirrored: 0,
+            refused: false,
+            pace: Pace::default(),
+            generation: 0,
             wanted: Vec::new(),
             want: Vec::new(),
         };
@@ -106,8 +124,93 @@ impl SparseSpace {
         if !self.block.holds(n) {
             let (splits, distinct) = (&self.moves.split, self.moves.distinct);
             self.block
-                .fill(values, &self.rare, splits, distinct, self.odd.len());
+                .fill(values, n, &self.rare, splits, distinct, self.odd.len());
         }
+        let value = self.value_in_block(values);
+        self.record(values, value);
+        value
+    }
+
+    /// Append the values of the heaps from `values.len()` to `stop` or to the end of
+    /// the block, whichever comes first (at least one). With a `helper` and enough
+    /// splits with a far rare part to share, the second thread fills the next block
+    /// meanwhile.
+    pub fn extend(&mut self, values: &mut Vec<u32>, stop: usize, helper: Option<&Helper>) {
+        let n = values.len();
+        if !self.block.holds(n) && !self.take_ahead(n, helper) {
+            let (splits, distinct) = (&self.moves.split, self.moves.distinct);
+            self.block
+                .fill(values, n, &self.rare, splits, distinct, self.odd.len());
+        }
+        let next = self.block.start + self.block.len;
+        let end = stop.min(next).max(n + 1);
+        if helper.is_some() {
+            self.pace.at(n);
+        }
+        match helper {
+            Some(helper) if end == next && self.second_thread_pays() && !helper.busy() => {
+                let sent = self.mirrored;
+                helper.post(|job| {
+                    job.start = next;
+                    job.values.clear();
+                    job.values.extend_from_slice(&values[sent..]);
+                    job.rare.clone_from(&self.rare);
+                    job.splits.clone_from(&self.moves.split);
+                    (job.distinct, job.stride) = (self.moves.distinct, self.odd.len());
+                    job.generation = self.generation;
+                });
+                self.mirrored = n;
+            }
+            _ => {}
+        }
+        for _ in n..end {
+            let v = self.next(values);
+            values.push(v);
+        }
+    }
+
+    /// Take the block of heap `n` from the second thread, if it filled it and it is
+    /// not stale.
+    fn take_ahead(&mut self, n: usize, helper: Option<&Helper>) -> bool {
+        let Some(helper) = helper.filter(|h| h.busy()) else {
+            return false;
+        };
+        let generation = self.generation;
+        helper.finish(|job| {
+            if job.failed {
+                // No memory for the second thread's copy of the values.
+                self.refused = true;
+            }
+            let good = !job.failed && job.generation == generation && job.block.start == n;
+            if good {
+                std::mem::swap(&mut self.block, &mut job.block);
+            }
+            good
+        })
+    }
+
+    /// Whether the splits with a far rare part are enough work to share.
+    fn second_thread_pays(&self) -> bool {
+        const PAIRS_A_HEAP: usize = 256;
+        !self.refused && self.pace.two() && self.rare.len() * self.moves.split.len() >= PAIRS_A_HEAP
+    }
+
+    /// The second thread's copy of the values, for a run (`with_helper`).
+    pub fn take_mirror(&mut self) -> Vec<u32> {
+        let mirror = std::mem::take(&mut self.mirror);
+        self.mirrored = mirror.len();
+        mirror
+    }
+
+    /// Keep the copy for the next run.
+    pub fn put_mirror(&mut self, mirror: Vec<u32>) {
+        self.mirrored = mirror.len();
+        self.mirror = mirror;
+    }
+
+    /// The value of heap `values.len()`, whose row the block holds.
+    fn value_in_block(&mut self, values: &[u32]) -> u32 {
+        let n = values.len();
         // Values of heap n's common class have odd parity under the mask, unless the
         // heap's parity flips the classes.
         let flip = self.parity(n) == 1;
@@ -162,7 +265,6 @@ impl SparseSpace {
         for &v in wanted.iter() {
             want[v] = 0;
         }
-        self.record(values, value);
         value
     }
 
@@ -226,6 +328,7 @@ impl SparseSpace {
         self.want.resize(len, 0);
         // The rare heaps or the width of values may have changed.
         self.block.clear();
+        self.generation += 1;
     }
 }
 

@@ -1,0 +1,112 @@
+"""The octal frontier: nimkit against Czajka's analyzer, side by side, alternating.
+
+    python benches/frontier.py [--peer PATH] [--repeat 1] [--quick] [--moonshot]
+
+Times the Grundy values of dense unsolved games (0.6, Grundy's game 4!.0) to a power
+of two, and the proofs of 0.354 and 0.1777, in nimkit (a fresh rule each run) and,
+with ``--peer``, in Czajka's analyzer (``old/src`` of tczajka/octal-games; see the
+README for how it was built). The analyzer prints a line at each power of two and
+when it finds the period: its time is that of the line, read as it comes, and it is
+stopped there. Both print their statistics (largest value and where, mask, rare
+heaps), checked equal. ``--quick``: the smaller sizes only. ``--moonshot``: 0.6 and
+Grundy's game to 2**26 values each, nimkit alone, with their statistics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import time
+
+import nimkit as nk
+
+# (code, peer's name, values as a power of two, or None to the proof of the period)
+CASES = [
+    ("0.6", "0.6", 21),
+    ("4!.0", "grundy", 20),
+    ("0.354", "0.354", None),
+    ("0.6", "0.6", 24),
+    ("4!.0", "grundy", 23),
+    ("0.1777", "0.1777", None),
+]
+QUICK = 3
+LINE = re.compile(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+) rare_mask=(\w+) num_rare=(\d+)")
+
+
+def ours(code: str, log: int | None) -> tuple[float, str]:
+    rule = nk.TakeAndBreak(code)
+    start = time.perf_counter()
+    if log is None:
+        period = rule.period(max_heap=10**9)
+        return time.perf_counter() - start, f"period {period}"
+    rule.grundy_sequence(2**log)
+    elapsed = time.perf_counter() - start
+    s = rule.statistics(2**log)
+    return elapsed, f"G[{s['largest_at']}]={s['largest']} mask {s['mask']:x} rare {s['rare']}"
+
+
+def peer(path: str, name: str, log: int | None) -> tuple[float, str]:
+    start = time.perf_counter()
+    with subprocess.Popen([path, name], stdout=subprocess.PIPE, text=True) as run:
+        assert run.stdout is not None
+        try:
+            for line in run.stdout:
+                found = LINE.match(line)
+                if log is None and line.startswith("Found period"):
+                    return time.perf_counter() - start, line.strip()
+                if found and int(found[1]) == log:
+                    _, at, largest, mask, rare = found.groups()
+                    return time.perf_counter() - start, f"G[{at}]={largest} mask {mask} rare {rare}"
+        finally:
+            run.kill()
+    raise RuntimeError(f"{path} {name} ended before 2**{log}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer", help="Czajka's analyzer, built with maxn = 2**30")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--moonshot", action="store_true")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}; best of {args.repeat}, alternating\n")
+    print("| game | values | nimkit (1 core) | peer (1 core) | nimkit / peer speed |")
+    print("|---|---|---:|---:|---:|")
+    for code, name, log in CASES[: QUICK if args.quick else None]:
+        mine, theirs = [], []
+        for _ in range(args.repeat):
+            mine.append(ours(code, log))
+            if args.peer:
+                theirs.append(peer(args.peer, name, log))
+        best = min(mine)
+        size = "to the period" if log is None else f"2**{log}"
+        if theirs:
+            other = min(theirs)
+            if log is not None:
+                assert best[1] == other[1], (best, other)
+            cells = f"{other[0]:.1f} s | {other[0] / best[0]:.2f}x"
+        else:
+            cells = "- | -"
+        print(f"| {code} | {size} | {best[0]:.1f} s | {cells} |  <!-- {best[1]} -->", flush=True)
+    if args.moonshot:
+        print(
+            "\n| game | values | nimkit (1 core) | largest at | largest | mask | rare | last rare |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for code in ("0.6", "4!.0"):
+            rule = nk.TakeAndBreak(code)
+            start = time.perf_counter()
+            rule.grundy_sequence(2**26)
+            elapsed = time.perf_counter() - start
+            s = rule.statistics(2**26)
+            print(
+                f"| {code} | 2**26 | {elapsed:.0f} s | {s['largest_at']} | {s['largest']} "
+                f"| {s['mask']:x} | {s['rare']} | {s['last_rare']} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

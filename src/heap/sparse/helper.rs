@@ -1,0 +1,196 @@
+//! The second thread of the sparse-space method: it fills the next block of heaps
+//! (`Block::fill`, the splits with a far rare part) while the first computes the
+//! values of the current one, from its own copy of the values (the first appends to
+//! its vector meanwhile). A handoff a block, of a few dozen heaps: the threads wait
+//! for each other by spinning, then yielding; the second parks when not asked for a
+//! while, and quits when the computation ends, whichever way it ends.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use super::block::Block;
+
+/// One block for the second thread: the values to append to its copy first, and
+/// what `Block::fill` needs. `failed`: no memory for the copy.
+#[derive(Debug, Default)]
+pub struct Job {
+    pub block: Block,
+    pub start: usize,
+    pub values: Vec<u32>,
+    pub rare: Vec<usize>,
+    pub splits: Vec<usize>,
+    pub distinct: bool,
+    pub stride: usize,
+    pub generation: u64,
+    pub failed: bool,
+}
+
+const IDLE: u8 = 0;
+const POSTED: u8 = 1;
+const DONE: u8 = 2;
+const QUIT: u8 = 3;
+
+/// Where the two threads meet.
+pub struct Helper {
+    state: AtomicU8,
+    job: Mutex<Job>,
+    /// The second thread, to wake when parked.
+    thread: OnceLock<Thread>,
+}
+
+impl Helper {
+    fn lock(&self) -> MutexGuard<'_, Job> {
+        self.job.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wake(&self) {
+        if let Some(thread) = self.thread.get() {
+            thread.unpark();
+        }
+    }
+
+    /// Hand over a job (`fill` writes it in place); the second thread starts on it.
+    pub fn post(&self, fill: impl FnOnce(&mut Job)) {
+        fill(&mut self.lock());
+        self.state.store(POSTED, Ordering::Release);
+        self.wake();
+    }
+
+    /// Whether a job is posted and not yet taken back.
+    pub fn busy(&self) -> bool {
+        matches!(self.state.load(Ordering::Acquire), POSTED | DONE)
+    }
+
+    /// Wait for the posted job and take it back (`take` reads it in place).
+    pub fn finish<R>(&self, take: impl FnOnce(&mut Job) -> R) -> R {
+        wait_while(&self.state, |s| s == POSTED, false);
+        let found = take(&mut self.lock());
+        self.state.store(IDLE, Ordering::Release);
+        found
+    }
+}
+
+/// Run `body` with a second thread serving it, with `mirror` as the second thread's
+/// copy of the values (kept for the next run).
+pub fn with_helper<R>(mirror: &mut Vec<u32>, body: impl FnOnce(&Helper) -> R) -> R {
+    let helper = Helper {
+        state: AtomicU8::new(IDLE),
+        job: Mutex::new(Job::default()),
+        thread: OnceLock::new(),
+    };
+    std::thread::scope(|scope| {
+        let server = scope.spawn(|| serve(&helper, mirror));
+        let _ = helper.thread.set(server.thread().clone());
+        let _quit = Quit(&helper);
+        body(&helper)
+    })
+}
+
+/// Tells the second thread to quit when the first is done, or unwinds.
+struct Quit<'a>(&'a Helper);
+
+impl Drop for Quit<'_> {
+    fn drop(&mut self) {
+        // A job under way is finished first (the mutex is held while it runs).
+        self.0.state.store(QUIT, Ordering::Release);
+        self.0.wake();
+    }
+}
+
+fn serve(helper: &Helper, mirror: &mut Vec<u32>) {
+    loop {
+        // Idle, or done with a job not yet taken back.
+        if wait_while(&helper.state, |s| s == IDLE || s == DONE, true) == QUIT {
+            return;
+        }
+        let mut job = helper.lock();
+        if helper.state.load(Ordering::Acquire) == QUIT {
+            return;
+        }
+        let job = &mut *job;
+        job.failed = mirror.try_reserve(job.values.len()).is_err();
+        if !job.failed {
+            mirror.extend_from_slice(&job.values);
+            let (splits, rare) = (&job.splits, &job.rare);
+            job.block
+                .fill(mirror, job.start, rare, splits, job.distinct, job.stride);
+        }
+        // Only a job left posted turns done: a quit is not overwritten.
+        let _ = helper
+            .state
+            .compare_exchange(POSTED, DONE, Ordering::AcqRel, Ordering::Acquire);
+    }
+}
+
+/// Wait while `state` is one `waiting` is true of; the state that ended the wait. Spins first (a
+/// handoff takes microseconds), then yields; `park`: then parks a millisecond at a
+/// time (an idle second thread).
+fn wait_while(state: &AtomicU8, waiting: impl Fn(u8) -> bool, park: bool) -> u8 {
+    let mut round = 0u32;
+    loop {
+        let now = state.load(Ordering::Acquire);
+        if !waiting(now) {
+            return now;
+        }
+        round = round.saturating_add(1);
+        if round < 1 << 12 {
+            std::hint::spin_loop();
+        } else if !park || round < 1 << 13 {
+            std::thread::yield_now();
+        } else {
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Chooses between one thread and two as a run goes, by measuring both: a second
+/// thread pays only while it has a core of its own (another process busy on the
+/// other core makes every handoff wait for a time slice). The run goes in cycles: a
+/// probe of each way, then a long stretch of the faster.
+#[derive(Debug, Clone, Default)]
+pub struct Pace {
+    /// Where in the cycle: 0 probes two threads, 1 one thread, 2 runs the faster.
+    phase: u8,
+    /// Heaps left in the phase, and when it began (`None` before its first heap).
+    left: usize,
+    began: Option<(Instant, usize)>,
+    /// Seconds a heap with one thread and with two, as last probed.
+    seconds: [f64; 2],
+}
+
+/// Heaps in a probe, and in a stretch of the faster way.
+const PROBE: usize = 1 << 13;
+const STRETCH: usize = 1 << 17;
+
+impl Pace {
+    /// Whether the heaps now go with two threads.
+    pub fn two(&self) -> bool {
+        match self.phase {
+            0 => true,
+            1 => false,
+            _ => self.seconds[1] < self.seconds[0],
+        }
+    }
+
+    /// Heap `n` is next: measure the phase and move on when it is over.
+    pub fn at(&mut self, n: usize) {
+        let now = Instant::now();
+        let Some((began, first)) = self.began else {
+            (self.began, self.left) = (Some((now, n)), PROBE);
+            return;
+        };
+        let done = n.saturating_sub(first);
+        if done < self.left {
+            return;
+        }
+        if self.phase < 2 {
+            let seconds = now.duration_since(began).as_secs_f64() / done.max(1) as f64;
+            self.seconds[usize::from(self.phase == 0)] = seconds;
+        }
+        self.phase = (self.phase + 1) % 3;
+        self.left = if self.phase == 2 { STRETCH } else { PROBE };
+        self.began = Some((now, n));
+    }
+}
