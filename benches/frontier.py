@@ -3,13 +3,14 @@
     python benches/frontier.py [--peer PATH] [--repeat 1] [--quick] [--moonshot]
 
 Times the Grundy values of dense unsolved games (0.6, Grundy's game 4!.0) to a power
-of two, and the proofs of 0.354 and 0.1777, in nimkit (a fresh rule each run) and,
-with ``--peer``, in Czajka's analyzer (``old/src`` of tczajka/octal-games; see the
-README for how it was built). The analyzer prints a line at each power of two and
-when it finds the period: its time is that of the line, read as it comes, and it is
-stopped there. Both print their statistics (largest value and where, mask, rare
-heaps), checked equal. ``--quick``: the smaller sizes only. ``--moonshot``: 0.6 and
-Grundy's game to 2**26 values each, nimkit alone, with their statistics.
+of two, and the proofs of 0.354 and 0.1777, in nimkit (a fresh process each run, on
+one core and on two: ``RAYON_NUM_THREADS``) and, with ``--peer``, in Czajka's
+analyzer (``old/src`` of tczajka/octal-games; see the README for how it was built).
+The analyzer prints a line at each power of two and when it finds the period: its
+time is that of the line, read as it comes, and it is stopped there. Both print
+their statistics (largest value and where, mask, rare heaps), checked equal.
+``--quick``: the smaller sizes only. ``--moonshot``: 0.6 and Grundy's game to 2**26
+values each, nimkit alone (two cores), with their statistics.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import os
 import re
 import subprocess
+import sys
 import time
 
 import nimkit as nk
@@ -35,7 +37,8 @@ QUICK = 3
 LINE = re.compile(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+) rare_mask=(\w+) num_rare=(\d+)")
 
 
-def ours(code: str, log: int | None) -> tuple[float, str]:
+def timed(code: str, log: int | None) -> tuple[float, str]:
+    """nimkit's time for the case, in this process, and what it found."""
     rule = nk.TakeAndBreak(code)
     start = time.perf_counter()
     if log is None:
@@ -45,6 +48,22 @@ def ours(code: str, log: int | None) -> tuple[float, str]:
     elapsed = time.perf_counter() - start
     s = rule.statistics(2**log)
     return elapsed, f"G[{s['largest_at']}]={s['largest']} mask {s['mask']:x} rare {s['rare']}"
+
+
+def ours(code: str, log: int | None, cores: int) -> tuple[float, str]:
+    """`timed` in a fresh process on `cores` cores (rayon's threads)."""
+    script = f"import frontier; print(*frontier.timed({code!r}, {log!r}), sep='\\n')"
+    env = {**os.environ, "RAYON_NUM_THREADS": str(cores)}
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=here,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    return float(out[0]), out[1]
 
 
 def peer(path: str, name: str, log: int | None) -> tuple[float, str]:
@@ -72,27 +91,38 @@ def main() -> None:
     parser.add_argument("--moonshot", action="store_true")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}; best of {args.repeat}, alternating\n")
-    print("| game | values | nimkit (1 core) | peer (1 core) | nimkit / peer speed |")
-    print("|---|---|---:|---:|---:|")
+    print(
+        "| game | values | nimkit, 1 core | nimkit, 2 cores | peer (1 core) "
+        "| speed vs peer, 1 core | 2 cores |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|")
     for code, name, log in CASES[: QUICK if args.quick else None]:
-        mine, theirs = [], []
+        one, two, theirs = [], [], []
         for _ in range(args.repeat):
-            mine.append(ours(code, log))
+            one.append(ours(code, log, 1))
+            two.append(ours(code, log, 2))
             if args.peer:
                 theirs.append(peer(args.peer, name, log))
-        best = min(mine)
+        best_one, best_two = min(one), min(two)
+        assert best_one[1] == best_two[1], (best_one, best_two)
         size = "to the period" if log is None else f"2**{log}"
         if theirs:
             other = min(theirs)
             if log is not None:
-                assert best[1] == other[1], (best, other)
-            cells = f"{other[0]:.1f} s | {other[0] / best[0]:.2f}x"
+                assert best_one[1] == other[1], (best_one, other)
+            cells = (
+                f"{other[0]:.1f} s | {other[0] / best_one[0]:.2f}x | {other[0] / best_two[0]:.2f}x"
+            )
         else:
-            cells = "- | -"
-        print(f"| {code} | {size} | {best[0]:.1f} s | {cells} |  <!-- {best[1]} -->", flush=True)
+            cells = "- | - | -"
+        print(
+            f"| {code} | {size} | {best_one[0]:.1f} s | {best_two[0]:.1f} s | {cells} |"
+            f"  <!-- {best_one[1]} -->",
+            flush=True,
+        )
     if args.moonshot:
         print(
-            "\n| game | values | nimkit (1 core) | largest at | largest | mask | rare | last rare |"
+            "\n| game | values | nimkit (2 cores) | largest at | largest | mask | rare | last rare |"
         )
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         for code in ("0.6", "4!.0"):

@@ -20,8 +20,8 @@ mod helper;
 mod simd;
 
 use block::Block;
-pub use helper::{with_helper, Helper};
 use helper::Pace;
+pub use helper::{with_helper, Helper};
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
 #[derive(Debug, Clone)]

@@ -15,8 +15,9 @@ pub fn available() -> bool {
 }
 
 /// The values `find_splits` looks for must be below this: the set of them is a
-/// bitset in two vector registers.
-pub const MAX_WANTED: usize = 1024;
+/// bitset in four vector registers (two while they are below `NARROW`).
+pub const MAX_WANTED: usize = 2048;
+const NARROW: usize = 1024;
 
 /// `super::find_splits` with AVX-512 (`available()` must be true), for `a` in
 /// `1..=half`, where `half <= m / 2`, `m <= values.len()`, and the values of `wanted`
@@ -37,8 +38,15 @@ pub fn find_splits(
     // Sixteen splits a time while they fit; the few after them one at a time.
     let blocks = half / 16;
     #[cfg(target_arch = "x86_64")]
+    let wide = wanted.last().is_some_and(|&v| v >= NARROW);
     // SAFETY: the CPU has AVX-512F (asserted); every load is in bounds: see `blocks`.
-    let (left, done) = unsafe { blocks_avx512(values, m, blocks, &mut bits, want, left) };
+    let (left, done) = unsafe {
+        if wide {
+            blocks_avx512::<true>(values, m, blocks, &mut bits, want, left)
+        } else {
+            blocks_avx512::<false>(values, m, blocks, &mut bits, want, left)
+        }
+    };
     #[cfg(not(target_arch = "x86_64"))]
     let done = 0;
     super::find_splits_scalar(values, m, 1 + 16 * done, half, want, left)
@@ -46,10 +54,11 @@ pub fn find_splits(
 
 /// `find_splits` over the first `blocks` blocks of sixteen splits from `a = 1`, where
 /// `16 * blocks <= m / 2` (so every `b` is at least 1), the values wanted also in
-/// `bits`. Returns how many values are left and the blocks scanned.
+/// `bits` (all below `NARROW` unless `WIDE`). Returns how many values are left and
+/// the blocks scanned.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn blocks_avx512(
+unsafe fn blocks_avx512<const WIDE: bool>(
     values: &[u32],
     m: usize,
     blocks: usize,
@@ -59,19 +68,17 @@ unsafe fn blocks_avx512(
 ) -> (usize, usize) {
     use std::arch::x86_64::*;
     let reverse = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let (low, one, limit) = (
+    let (low, one, half) = (
         _mm512_set1_epi32(31),
         _mm512_set1_epi32(1),
-        _mm512_set1_epi32(MAX_WANTED as i32),
+        _mm512_set1_epi32(32),
     );
-    // SAFETY: `bits` is 32 words: two registers.
-    let load = |bits: &[u32; 32]| unsafe {
-        (
-            _mm512_loadu_si512(bits.as_ptr().cast()),
-            _mm512_loadu_si512(bits[16..].as_ptr().cast()),
-        )
+    let limit = _mm512_set1_epi32(if WIDE { MAX_WANTED } else { NARROW } as i32);
+    // SAFETY: `bits` is 64 words: four registers.
+    let load = |bits: &[u32; 64]| unsafe {
+        [0, 16, 32, 48].map(|at| _mm512_loadu_si512(bits[at..].as_ptr().cast()))
     };
-    let (mut first, mut second) = load(bits);
+    let mut set = load(bits);
     let base = values.as_ptr();
     for block in 0..blocks {
         if left == 0 {
@@ -86,9 +93,15 @@ unsafe fn blocks_avx512(
             )
         };
         let v = _mm512_xor_si512(small, _mm512_permutexvar_epi32(reverse, large));
-        // Word v / 32 of the bitset (the index's low five bits pick it from the two
-        // registers), shifted right by v % 32: bit 0 says whether v is wanted.
-        let word = _mm512_permutex2var_epi32(first, _mm512_srli_epi32::<5>(v), second);
+        // Word v / 32 of the bitset (the index's low five bits pick it from two
+        // registers, its sixth which two), shifted right by v % 32: bit 0 says
+        // whether v is wanted.
+        let index = _mm512_srli_epi32::<5>(v);
+        let mut word = _mm512_permutex2var_epi32(set[0], index, set[1]);
+        if WIDE {
+            let upper = _mm512_permutex2var_epi32(set[2], index, set[3]);
+            word = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(index, half), word, upper);
+        }
         let bit = _mm512_srlv_epi32(word, _mm512_and_si512(v, low));
         let mut hits = _mm512_test_epi32_mask(bit, one) & _mm512_cmplt_epu32_mask(v, limit);
         if hits != 0 {
@@ -103,7 +116,7 @@ unsafe fn blocks_avx512(
                 bits[v / 32] &= !(1 << (v % 32));
                 hits &= hits - 1;
             }
-            (first, second) = load(bits);
+            set = load(bits);
         }
     }
     (left, blocks)
@@ -116,19 +129,25 @@ mod tests {
 
     proptest! {
         /// The vector scan finds the same values as the scalar one, and leaves `want`
-        /// the same.
+        /// the same: values below 256, or up to 2047 (the four-register bitset).
         #[test]
         fn vector_scan_equals_scalar(
-            values in prop::collection::vec(0u32..300, 40..400),
-            wanted in prop::collection::btree_set(0usize..300, 0..20),
+            values in prop::collection::vec(0u32..2048, 40..400),
+            wanted in prop::collection::btree_set(0usize..2048, 0..40),
+            wide in any::<bool>(),
             cut in 0usize..1000,
         ) {
             if !available() {
+                // The scalar scan is all there is (and what every test uses).
                 return Ok(());
             }
+            let top = if wide { 2047 } else { 255 };
+            let values: Vec<u32> = values.iter().map(|v| v & top).collect();
+            let wanted: std::collections::BTreeSet<usize> =
+                wanted.into_iter().map(|v| v & top as usize).collect();
+            let wanted: Vec<usize> = wanted.into_iter().collect();
             let m = values.len() - cut % (values.len() / 2);
             let half = m / 2 - cut % 2;
-            let wanted: Vec<usize> = wanted.into_iter().collect();
             let mut want = vec![0u32; MAX_WANTED];
             for &v in &wanted {
                 want[v] = 1;
