@@ -171,14 +171,8 @@ impl TakeAndBreak {
         if self.periodic.get().is_some() || sequence.values.len() >= values.len() {
             return Ok(());
         }
-        let more = values.len() - sequence.values.len();
-        sequence
-            .values
-            .try_reserve(more)
-            .map_err(|_| Error::OutOfMemory {
-                bytes: more.saturating_mul(4) as u128,
-            })?;
         let known = sequence.values.len();
+        alloc::grow_by(&mut sequence.values, values.len() - known)?;
         sequence.values.extend_from_slice(&values[known..]);
         if let Some(sparse) = &mut sequence.sparse {
             sparse.replay(&sequence.values);
@@ -304,12 +298,7 @@ impl TakeAndBreak {
         while sequence.values.len() < len && self.periodic.get().is_none() {
             let stop = len.min(sequence.next_check);
             let more = stop.saturating_sub(sequence.values.len());
-            sequence
-                .values
-                .try_reserve(more)
-                .map_err(|_| Error::OutOfMemory {
-                    bytes: more.saturating_mul(4) as u128,
-                })?;
+            alloc::grow_by(&mut sequence.values, more)?;
             while sequence.values.len() < stop {
                 poll.tick()?;
                 match &mut sequence.sparse {
