@@ -122,7 +122,8 @@ def main() -> None:
         )
     if args.moonshot:
         print(
-            "\n| game | values | nimkit (2 cores) | largest at | largest | mask | rare | last rare |"
+            "\n| game | values | nimkit (2 cores) | largest at | largest | mask | rare "
+            "| last rare |"
         )
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         for code in ("0.6", "4!.0"):
