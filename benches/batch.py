@@ -1,6 +1,6 @@
 """Batch speed: nimkit against numpy's best expression and a plain read of the input.
 
-    python benches/batch.py [--megabytes 64] [--repeat 3]
+    python benches/batch.py [--megabytes 64] [--repeat 9]
 
 For each dtype, heap count and rule family it prints positions per second for
 nimkit, for the numpy expression a user would write (column-wise XOR, `%` for take
@@ -90,7 +90,7 @@ def plain_read(heaps: np.ndarray) -> object:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=64, help="input size per case")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     rng = np.random.default_rng(1)
     print(f"cores: {os.cpu_count()}, input: {args.megabytes} MB per case, best of {args.repeat}")
