@@ -42,6 +42,10 @@ LONG = [
     "nk.TakeAndBreak('0.156').misere_quotient(max_heap=1000)",
     # A long Grundy sequence by the sparse-space method.
     "nk.TakeAndBreak('0.376').grundy_sequence(10**8)",
+    # A dense code on two cores (a second thread fills blocks while the first
+    # computes), and the same run checkpointed (a computation a step).
+    "nk.TakeAndBreak('0.6').grundy_sequence(2**28)",
+    "nk.TakeAndBreak('0.6').grundy_sequence(2**28, checkpoint=tmp, every=0)",
     # Codes that leave three heaps: each value costs about n**2 / 12 options.
     "nk.TakeAndBreak('0.f7').period(max_heap=10**7)",
     "nk.TakeAndBreak('8.0').period(max_heap=20000)",
@@ -79,6 +83,9 @@ def test_ctrl_c_interrupts_long_native_work(code):
             RESTORE_SIGINT,
             "import nimkit as nk",
             "import numpy as np",
+            "import atexit, shutil, tempfile",
+            "tmp = tempfile.mkdtemp(prefix='nimkit-interrupt-')",
+            "atexit.register(shutil.rmtree, tmp, True)",
             "print('ready', flush=True)",
             "try:",
             f"    {code}",
