@@ -52,10 +52,14 @@ impl Helper {
     }
 
     /// Hand over a job (`fill` writes it in place); the second thread starts on it.
-    pub fn post(&self, fill: impl FnOnce(&mut Job)) {
-        fill(&mut self.lock());
+    /// Nothing is posted when `fill` returns false (no memory for the job).
+    pub fn post(&self, fill: impl FnOnce(&mut Job) -> bool) -> bool {
+        if !fill(&mut self.lock()) {
+            return false;
+        }
         self.state.store(POSTED, Ordering::Release);
         self.wake();
+        true
     }
 
     /// Whether a job is posted and not yet taken back.

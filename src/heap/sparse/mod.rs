@@ -150,16 +150,28 @@ impl SparseSpace {
         match helper {
             Some(helper) if end == next && self.second_thread_pays() && !helper.busy() => {
                 let sent = self.mirrored;
-                helper.post(|job| {
-                    job.start = next;
+                let posted = helper.post(|job| {
+                    // The first job carries every value so far: reserved fallibly.
                     job.values.clear();
-                    job.values.extend_from_slice(&values[sent..]);
-                    job.rare.clone_from(&self.rare);
-                    job.splits.clone_from(&self.moves.split);
-                    (job.distinct, job.stride) = (self.moves.distinct, self.odd.len());
-                    job.generation = self.generation;
+                    job.rare.clear();
+                    let room = job.values.try_reserve(n - sent).is_ok()
+                        && job.rare.try_reserve(self.rare.len()).is_ok();
+                    if room {
+                        job.start = next;
+                        job.values.extend_from_slice(&values[sent..]);
+                        job.rare.extend_from_slice(&self.rare);
+                        job.splits.clone_from(&self.moves.split);
+                        (job.distinct, job.stride) = (self.moves.distinct, self.odd.len());
+                        job.generation = self.generation;
+                    }
+                    room
                 });
-                self.mirrored = n;
+                if posted {
+                    self.mirrored = n;
+                } else {
+                    // No memory for the second thread's share: one thread from now on.
+                    self.refused = true;
+                }
             }
             _ => {}
         }
