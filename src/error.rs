@@ -129,6 +129,13 @@ pub enum Error {
     #[error("bad take-and-break code {code:?}: {reason}")]
     BadCode { code: String, reason: String },
 
+    #[error(
+        "octal_equivalences goes through codes with 1 to {} digits after the point and \
+         looks for periods within 64 to 65536 heaps; got digits={digits}, heaps={heaps}",
+        crate::code::MAX_CLASSIFIED_DIGITS
+    )]
+    ClassificationRange { digits: usize, heaps: usize },
+
     #[error("these are not this code's Grundy values: heap {heap} differs from the definition")]
     NotTheseValues { heap: usize },
 

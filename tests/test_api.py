@@ -66,6 +66,8 @@ def test_public_names():
         "Wythoff",
         "nim_inverse",
         "nim_multiply",
+        "OctalClass",
+        "octal_equivalences",
         "wythoff_grundy_table",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)

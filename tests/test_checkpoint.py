@@ -4,6 +4,7 @@ resumes and gives the same values and SHA-256 as an uninterrupted one."""
 from __future__ import annotations
 
 import hashlib
+import signal
 import subprocess
 import sys
 import time
@@ -14,6 +15,8 @@ import pytest
 import nimkit as nk
 from nimkit.checkpoint import read
 from nimkit.cli import main
+
+from .children import RESTORE_SIGINT
 
 
 def sha256(values: np.ndarray) -> str:
@@ -114,3 +117,46 @@ def test_cli_counts_may_be_powers(capsys):
     assert capsys.readouterr().out.split() == ["0", "1", "2", "3", "1", "4", "3", "2"]
     with pytest.raises(SystemExit):
         main(["grundy", "0.77", "--count", "2**-1"])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess")
+def test_ctrl_c_checkpoints_the_step_under_way(tmp_path):
+    # `every` is an hour, so the step under way at Ctrl-C is long; what it computed is
+    # checkpointed before the KeyboardInterrupt goes on.
+    script = "\n".join(
+        [
+            RESTORE_SIGINT,
+            "import sys, nimkit as nk",
+            "rule = nk.TakeAndBreak('0.6')",
+            "print('ready', flush=True)",
+            "try:",
+            f"    rule.grundy_sequence(2**28, checkpoint={str(tmp_path)!r}, every=3600)",
+            "except KeyboardInterrupt:",
+            "    print(rule.known, flush=True)",
+        ]
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        # Steps of 4096 values, 8192, ... end at 4096 * (2**k - 1). Once 255 * 4096
+        # are checkpointed, the step under way is 2**20 values (over a second of work
+        # on any machine): half a second later, Ctrl-C lands inside it.
+        deadline = time.monotonic() + 300
+        while read(tmp_path)["count"] < 255 * 4096:
+            assert time.monotonic() < deadline, "no checkpoint"
+            assert child.poll() is None, "the run ended"
+            time.sleep(0.01)
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    known = int(out.strip())
+    meta = read(tmp_path)
+    assert meta["count"] == known, err
+    assert 255 * 4096 < known < 511 * 4096  # inside the step: its values were kept
+    values = nk.TakeAndBreak("0.6").grundy_sequence(known)
+    assert meta["sha256"] == sha256(values)

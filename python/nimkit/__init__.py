@@ -38,6 +38,7 @@ from .games import (
 from .graph import draw_game_graph, game_graph
 from .hackenbush import GreenHackenbush
 from .nimbers import nim_inverse, nim_multiply
+from .octal import OctalClass, octal_equivalences
 from .position import Move, Outcome, Position
 from .quotient import Genus
 from .rules import Rules
@@ -68,6 +69,7 @@ __all__ = [
     "Mistake",
     "MooreNim",
     "Move",
+    "OctalClass",
     "Outcome",
     "PerfectPlayer",
     "PeriodCertificate",
@@ -93,6 +95,7 @@ __all__ = [
     "kernel",
     "nim_inverse",
     "nim_multiply",
+    "octal_equivalences",
     "p_position_table",
     "p_positions",
     "plots",

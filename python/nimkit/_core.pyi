@@ -49,6 +49,7 @@ __all__ = [
     "nim_inverse_int",
     "nim_multiply_array",
     "nim_multiply_int",
+    "octal_classes",
     "p_positions",
     "simulate",
     "solve_box",
@@ -352,6 +353,8 @@ class TakeAndBreak:
     @property
     def splits(self) -> bool: ...
     @property
+    def known(self) -> int: ...
+    @property
     def naive_limit(self) -> int: ...
     def grundy(self, n: SupportsIndex) -> int: ...
     def grundy_sequence(
@@ -387,3 +390,6 @@ class TakeAndBreak:
 def solve_outcomes(
     bounds: Iterable[SupportsIndex], rules: Rules, max_positions: int
 ) -> npt.NDArray[np.bool_]: ...
+def octal_classes(
+    digits: SupportsIndex, heaps: SupportsIndex
+) -> list[tuple[str, list[tuple[str, int]], tuple[int, int, list[int]] | None]]: ...

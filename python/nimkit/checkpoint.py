@@ -10,7 +10,7 @@ A run killed at any moment leaves the last checkpoint whole; the values file may
 hold a partial step past it, which is ignored and overwritten. A run with the same
 directory checks the SHA-256 and resumes from the values (``TakeAndBreak.resume``);
 a checkpoint of another code, or damaged, is refused with a ValueError naming it.
-Ctrl-C loses at most the step under way.
+Ctrl-C checkpoints the values computed so far before it stops the run.
 
 >>> import tempfile, nimkit as nk
 >>> with tempfile.TemporaryDirectory() as d:
@@ -72,23 +72,36 @@ def run(
     folder.mkdir(parents=True, exist_ok=True)
     digest, known = _resume(rule, folder)
     step = FIRST_STEP
-    while known < count:
-        target = min(count, known + step)
-        start = time.monotonic()
-        values = rule.grundy_sequence(target, progress)
-        new = np.ascontiguousarray(values[known:target], dtype="<u4")
-        _append(folder / VALUES, known, new)
-        digest.update(new.tobytes())
-        _write_meta(
-            folder,
-            {"format": FORMAT, "code": rule.code, "count": target, "sha256": digest.hexdigest()},
-        )
-        known = target
-        elapsed = time.monotonic() - start
-        if elapsed < every / 2:
-            step = min(step * 2, MOST_STEP)
-        elif elapsed > every * 2:
-            step = max(step // 2, FIRST_STEP)
+    try:
+        while known < count:
+            target = min(count, known + step)
+            start = time.monotonic()
+            values = rule.grundy_sequence(target, progress)
+            digest = _commit(rule, folder, digest, known, values)
+            known = target
+            elapsed = time.monotonic() - start
+            if elapsed < every / 2:
+                step = min(step * 2, MOST_STEP)
+            elif elapsed > every * 2:
+                step = max(step // 2, FIRST_STEP)
+    except KeyboardInterrupt:
+        # The rule keeps what it computed: checkpoint that before stopping.
+        reached = min(rule.known, count)
+        if reached > known:
+            _commit(rule, folder, digest, known, rule.grundy_sequence(reached))
+        raise
+
+
+def _commit(rule: TakeAndBreak, folder: Path, digest: Any, known: int, values: np.ndarray) -> Any:
+    """Append ``values[known:]`` to the checkpoint in ``folder`` and describe it; the
+    new running SHA-256 (``digest`` is left as it was, for a commit cut short)."""
+    new = np.ascontiguousarray(values[known:], dtype="<u4")
+    _append(folder / VALUES, known, new)
+    digest = digest.copy()
+    digest.update(new.tobytes())
+    meta = {"format": FORMAT, "code": rule.code, "count": len(values), "sha256": digest.hexdigest()}
+    _write_meta(folder, meta)
+    return digest
 
 
 def _resume(rule: TakeAndBreak, folder: Path) -> tuple[Any, int]:

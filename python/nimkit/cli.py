@@ -394,6 +394,18 @@ def _parser() -> argparse.ArgumentParser:
         "--no-verify", action="store_true", help="skip the second computation that checks it"
     )
     _add_progress(period_cmd)
+
+    octal_cmd = commands.add_parser(
+        "octal-classes",
+        help="the octal codes with up to N digits in classes of equal Grundy sequences",
+        description="Print, as a Markdown table, every octal code 0.d1..dk and 4.d1..dk "
+        "with k <= DIGITS in classes of equal Grundy sequences up to a shift (Czajka's "
+        "GameLookup.md and TrivialGames.md): each class's representative, its period "
+        "when one is proven within 1000 heaps, and its members with their offsets.",
+    )
+    octal_cmd.add_argument(
+        "--digits", type=_whole(1, 4, "a count of digits"), default=3, metavar="N"
+    )
     return parser
 
 
@@ -445,6 +457,18 @@ def _grundy(args: argparse.Namespace) -> int:
     else:
         with npy_output(args.output, values.dtype, len(values)) as out:
             out[:] = values
+    return 0
+
+
+def _octal_classes(digits: int) -> int:
+    from .octal import octal_equivalences
+
+    print("| game | preperiod | period | values | members (offset) |")
+    print("|---|---:|---:|---|---|")
+    for c in octal_equivalences(digits):
+        members = ", ".join(f"{code} ({offset})" for code, offset in c.members.items())
+        pre, period = ("", "") if c.period is None else (c.preperiod, c.period)
+        print(f"| {c.representative} | {pre} | {period} | {c.pattern or ''} | {members} |")
     return 0
 
 
@@ -578,6 +602,8 @@ def _in_flags(message: str) -> str:
 def _run(args: argparse.Namespace) -> int:
     if args.command == "grundy":
         return _grundy(args)
+    if args.command == "octal-classes":
+        return _octal_classes(args.digits)
     if args.command == "period":
         return _period(args)
     rules = _rules(args)

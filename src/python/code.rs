@@ -123,6 +123,13 @@ impl PyTakeAndBreak {
         self.0.splits()
     }
 
+    /// How many values (heaps ``0 .. known - 1``) are computed and cached, not counting
+    /// those a proven period gives.
+    #[getter]
+    fn known(&self) -> usize {
+        self.0.known()
+    }
+
     /// The largest heap whose value is computed without a proven period.
     #[getter]
     fn naive_limit(&self) -> u64 {
@@ -444,4 +451,28 @@ impl PyTakeAndBreak {
     fn __repr__(&self) -> String {
         format!("TakeAndBreak({:?})", self.0.code())
     }
+}
+
+/// What `octal_equivalences` gives for one class: the representative, each member
+/// with its offset, and the representative's preperiod, period and values when the
+/// class is trivial.
+type Class = (
+    String,
+    Vec<(String, usize)>,
+    Option<(usize, usize, Vec<u32>)>,
+);
+
+/// The octal codes with up to `digits` digits after the point in classes of equal
+/// Grundy sequences up to a shift (`nimkit.octal_equivalences` wraps this).
+#[pyfunction]
+pub fn octal_classes(
+    py: Python<'_>,
+    digits: UInt<usize>,
+    heaps: UInt<usize>,
+) -> PyResult<Vec<Class>> {
+    let classes = py.detach(|| crate::code::octal_equivalences(digits.0, heaps.0))?;
+    Ok(classes
+        .into_iter()
+        .map(|class| (class.representative, class.members, class.period))
+        .collect())
 }

@@ -32,7 +32,7 @@ mod core_module {
         wythoff_grundy_table, wythoff_pair,
     };
     #[pymodule_export]
-    use super::code::PyTakeAndBreak;
+    use super::code::{octal_classes, PyTakeAndBreak};
     #[pymodule_export]
     use super::errors::IllegalMoveError;
     #[pymodule_export]

@@ -17,9 +17,11 @@
 //! gives the bound `3 pre + 2 p + t` for codes that leave three heaps. With `!` the
 //! argument fails (moving a part by `p` can make two parts equal), so no period is
 //! claimed: values stop at `MAX_NAIVE_HEAP`.
+mod equivalence;
 mod options;
 mod values;
 
+pub use equivalence::{octal_equivalences, OctalClass, CLASSIFIED_HEAPS, MAX_CLASSIFIED_DIGITS};
 pub use values::Statistics;
 
 use std::any::Any;
