@@ -73,6 +73,21 @@ fn quotients_give_the_exact_outcomes() {
 }
 
 #[test]
+fn candidates_past_4096_elements_reach_the_quotient_of_0_57() {
+    // MisereSolver (Siegel) reaches heap 60 of 0.57 with a quotient of order 322; the
+    // candidates on the way have more than 4096 elements (4410 at heap 37).
+    let q = quotient("0.57", 60).unwrap();
+    assert_eq!(q.order(), 322);
+    assert_eq!(q.order() % 2, 0);
+    // Its outcomes equal the exact search's on every position of three heaps to 16.
+    let starts = multisets(3, 16);
+    let exact = MultisetSolution::solve_all(starts.clone(), &misere("0.57"), 1 << 24).unwrap();
+    for w in &starts {
+        assert_eq!(q.is_p(w).unwrap(), exact.outcome(w) == Outcome::P, "{w:?}");
+    }
+}
+
+#[test]
 fn kayles_is_stable_with_the_normal_play_period() {
     // The heap-to-element map of misère Kayles repeats with the period of its normal
     // play values (71, 12) (Winning Ways, ch. 4), proven at heap 2 (71 + 12) + 2 - 1.
@@ -89,9 +104,15 @@ fn kayles_is_stable_with_the_normal_play_period() {
 
 #[test]
 fn growth_past_the_limit_is_an_error_naming_the_heap() {
-    let err = quotient("0.35", 60).unwrap_err();
+    // 0.35's candidates pass 4096 elements at heap 13 (with no limit but memory, its
+    // quotient has 4334 elements at heap 60).
+    let mut solver = QuotientSolver::new();
+    solver.set_limit(1 << 12);
+    let rule = TakeAndBreak::parse("0.35").unwrap();
+    let err = solver.compute(&rule, 60, &mut |_| {}).unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("could not be extended to heap"), "{text}");
+    assert!(text.contains("could not be extended to heap 13"), "{text}");
+    assert_eq!(solver.max_heap(), 12);
     let q = quotient("0.35", 8).unwrap();
     assert!(q.period.is_none());
     assert!(q.element(9).is_err());

@@ -17,7 +17,7 @@ fn fresh(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
 
 fn kept(code: &str, max_heap: usize) -> nimkit::error::Result<MisereQuotient> {
     let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
-    misere::quotient_up_to(&rule, max_heap, &mut |_| {})
+    misere::quotient_up_to(&rule, max_heap, misere::monoid::MAX_PRODUCT, &mut |_| {})
 }
 
 #[test]

@@ -29,6 +29,12 @@ impl Bits {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// Every element of `self` is in `other`.
+    #[inline]
+    pub fn is_subset(&self, other: &Bits) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a & !b == 0)
+    }
+
     pub fn meets(&self, other: &Bits) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }

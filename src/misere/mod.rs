@@ -20,6 +20,9 @@ use crate::error::{Error, Result};
 /// The heaps a quotient computed for a search that is too large goes up to (it
 /// stops earlier once proven periodic).
 pub const SHARED_MAX_HEAP: usize = 300;
+/// The most elements of a candidate for that quotient: an answer the caller did not
+/// ask for must come fast, so a quotient that outgrows this is not used.
+pub const SHARED_LIMIT: usize = 1 << 12;
 
 /// What a code keeps of its misère quotient (`TakeAndBreak::attached`): the quotient
 /// that answers searches too large (`shared`), and the computation that reached
@@ -38,11 +41,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The quotient of `rule`'s heaps up to `max_heap` (`QuotientSolver::compute`, with
-/// `report`), from the rule's kept computation when it holds it or can go on to it.
+/// `report`; candidates of at most `limit` elements), from the rule's kept computation when it holds it or can go on to it.
 /// The work is kept even when it stops (Ctrl-C, or a quotient too large).
 pub fn quotient_up_to(
     rule: &Arc<TakeAndBreak>,
     max_heap: usize,
+    limit: usize,
     report: &mut dyn FnMut(usize),
 ) -> Result<MisereQuotient> {
     let kept: &Kept = rule.attached();
@@ -64,6 +68,7 @@ pub fn quotient_up_to(
         }
         None => QuotientSolver::new(),
     };
+    solver.set_limit(limit);
     let found = solver
         .compute(rule, max_heap, report)
         .map(|()| solver.quotient());
@@ -99,7 +104,7 @@ pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<Mise
     if !compute {
         return Ok(None);
     }
-    let quotient = match quotient_up_to(rule, SHARED_MAX_HEAP, &mut |_| {}) {
+    let quotient = match quotient_up_to(rule, SHARED_MAX_HEAP, SHARED_LIMIT, &mut |_| {}) {
         Ok(q) => Ok(Arc::new(q)),
         Err(err @ (Error::Interrupted | Error::OutOfMemory { .. })) => return Err(err),
         Err(err) => Err(err),

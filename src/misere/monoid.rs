@@ -1,12 +1,118 @@
-//! Finite commutative monoids given by their whole multiplication table, element 0
-//! the identity. Misère quotients and the candidates the solver tries are such
-//! monoids; they stay small (the solver refuses past `MAX_ELEMENTS`), so a full table
-//! is the simplest and fastest form.
+//! Finite commutative monoids, element 0 the identity. Misère quotients are given by
+//! their whole multiplication table (they stay small: a table is the simplest and
+//! fastest form); the candidates the solver tries are direct products of such
+//! monoids, kept as their factors (`Product`), which can be much larger: only their
+//! reduction gets a table.
 use crate::alloc;
 use crate::error::{Error, Result};
 
-/// The most elements of any monoid built here (the table has this many squared).
-pub const MAX_ELEMENTS: usize = 1 << 12;
+/// The most elements of a monoid with a table (it has this many squared entries, 4
+/// GiB at the most; the memory is reserved fallibly).
+pub const MAX_ELEMENTS: usize = 1 << 15;
+/// The most elements of a direct product kept as its factors (a number for each).
+pub const MAX_PRODUCT: usize = 1 << 28;
+
+/// What the walks and the reduction need of a monoid.
+pub trait Multiply {
+    fn size(&self) -> usize;
+    fn product(&self, a: u32, b: u32) -> u32;
+}
+
+impl Multiply for Monoid {
+    fn size(&self) -> usize {
+        Monoid::size(self)
+    }
+
+    #[inline]
+    fn product(&self, a: u32, b: u32) -> u32 {
+        Monoid::product(self, a, b)
+    }
+}
+
+/// A direct product of monoids as its factors, restricted to what some generators
+/// generate, numbered breadth first from the identity by them (as
+/// `Monoid::generated` numbers). An element of the whole product is written in
+/// mixed radix, the first factor most significant.
+pub struct Product {
+    factors: Vec<Monoid>,
+    /// The generated elements, by number.
+    order: Vec<u32>,
+    /// Each element's number, `u32::MAX` outside.
+    number: Vec<u32>,
+}
+
+impl Product {
+    /// The submonoid of `factors[0] x factors[1] x ...` that `gens` (in mixed radix)
+    /// generate, refused past `limit` elements of the whole product.
+    pub fn generated(factors: Vec<Monoid>, gens: &[u32], limit: usize) -> Result<Self> {
+        let size = product_size(&factors, limit)?;
+        let mut product = Product {
+            factors,
+            order: vec![0],
+            number: alloc::filled(size, u32::MAX)?,
+        };
+        product.number[0] = 0;
+        let mut next = 0;
+        while next < product.order.len() {
+            let x = product.order[next];
+            next += 1;
+            for &g in gens {
+                let y = product.whole_product(x, g);
+                if product.number[y as usize] == u32::MAX {
+                    product.number[y as usize] = product.order.len() as u32;
+                    product.order.push(y);
+                }
+            }
+        }
+        Ok(product)
+    }
+
+    /// The number of an element of the whole product (one generated).
+    pub fn number(&self, x: u32) -> u32 {
+        self.number[x as usize]
+    }
+
+    fn whole_product(&self, a: u32, b: u32) -> u32 {
+        let (mut a, mut b) = (a as usize, b as usize);
+        let (mut out, mut scale) = (0, 1);
+        for f in self.factors.iter().rev() {
+            out += f.product((a % f.size) as u32, (b % f.size) as u32) as usize * scale;
+            scale *= f.size;
+            a /= f.size;
+            b /= f.size;
+        }
+        out as u32
+    }
+}
+
+/// The order of the direct product of `factors`, refused past `limit` (at most
+/// `MAX_PRODUCT`).
+pub fn product_size(factors: &[Monoid], limit: usize) -> Result<usize> {
+    let limit = limit.min(MAX_PRODUCT);
+    let size = factors
+        .iter()
+        .try_fold(1usize, |n, f| n.checked_mul(f.size))
+        .unwrap_or(usize::MAX);
+    if size > limit {
+        return Err(Error::QuotientTooLarge {
+            heap: 0,
+            size,
+            limit,
+        });
+    }
+    Ok(size)
+}
+
+impl Multiply for Product {
+    fn size(&self) -> usize {
+        self.order.len()
+    }
+
+    fn product(&self, a: u32, b: u32) -> u32 {
+        let whole = self.whole_product(self.order[a as usize], self.order[b as usize]);
+        self.number[whole as usize]
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Monoid {
@@ -56,27 +162,6 @@ impl Monoid {
         &self.table[a as usize * self.size..(a as usize + 1) * self.size]
     }
 
-    /// The product of many elements.
-    pub fn product_of(&self, elements: impl IntoIterator<Item = u32>) -> u32 {
-        elements.into_iter().fold(0, |x, y| self.product(x, y))
-    }
-
-    /// The direct product `self x other`; `(a, b)` is `a * other.size + b`.
-    pub fn direct(&self, other: &Monoid) -> Result<Monoid> {
-        let size = self.size * other.size;
-        let mut table = table_of(size)?;
-        for a in 0..size {
-            let (a1, a2) = (a / other.size, a % other.size);
-            for b in 0..size {
-                let (b1, b2) = (b / other.size, b % other.size);
-                let x = self.product(a1 as u32, b1 as u32) as usize;
-                let y = other.product(a2 as u32, b2 as u32) as usize;
-                table.push((x * other.size + y) as u32);
-            }
-        }
-        Ok(Monoid { size, table })
-    }
-
     /// The least `i` with `x^i = x^j` for some `j > i`.
     pub fn index_of(&self, x: u32) -> usize {
         let mut powers = vec![0u32];
@@ -108,60 +193,78 @@ impl Monoid {
                 }
             }
         }
-        Ok((self.renumbered(&order, |x| number[x as usize])?, number))
+        Ok((renumbered(self, &order, |x| number[x as usize])?, number))
     }
+}
 
-    /// The monoid on `order` (closed under products), `number` giving each old
-    /// element's place in it.
-    fn renumbered(&self, order: &[u32], number: impl Fn(u32) -> Option<u32>) -> Result<Monoid> {
-        let size = order.len();
-        let mut table = table_of(size)?;
-        for &a in order {
-            table.extend(order.iter().map(|&b| {
-                number(self.product(a, b)).expect("a submonoid is closed under products")
-            }));
-        }
-        Ok(Monoid { size, table })
+/// The monoid on `order` of `monoid`'s elements (closed under products), `number`
+/// giving each element's place in it.
+fn renumbered(
+    monoid: &impl Multiply,
+    order: &[u32],
+    number: impl Fn(u32) -> Option<u32>,
+) -> Result<Monoid> {
+    let size = order.len();
+    let mut table = table_of(size)?;
+    for &a in order {
+        table.extend(
+            order.iter().map(|&b| {
+                number(monoid.product(a, b)).expect("a submonoid is closed under products")
+            }),
+        );
     }
+    Ok(Monoid { size, table })
+}
 
-    /// The quotient by the coarsest congruence that keeps `p` whole: `x ~ y` when `x z`
-    /// and `y z` are both in `p` or both out of it, for every `z`. The monoid must be
-    /// generated by `gens` (the congruence is found from their actions, by Moore's
-    /// refinement). Returns the quotient, each element's class, and the classes in `p`.
-    pub fn reduced(&self, p: &[bool], gens: &[u32]) -> Result<(Monoid, Vec<u32>, Vec<bool>)> {
-        let mut class: Vec<u32> = p.iter().map(|&x| u32::from(x)).collect();
-        let mut count = 0;
-        let mut signature = alloc::with_capacity(self.size * (gens.len() + 1))?;
-        loop {
-            signature.clear();
-            for x in 0..self.size as u32 {
-                signature.push(class[x as usize]);
-                signature.extend(gens.iter().map(|&g| class[self.product(x, g) as usize]));
-            }
-            let width = gens.len() + 1;
-            let mut seen = std::collections::HashMap::new();
-            let mut fresh = Vec::with_capacity(self.size);
-            // Number classes by first appearance, so that the identity's is 0.
-            for x in 0..self.size {
-                let key = &signature[x * width..(x + 1) * width];
-                let len = seen.len() as u32;
-                fresh.push(*seen.entry(key).or_insert(len));
-            }
-            let new_count = seen.len();
-            class = fresh;
-            if new_count == count {
-                break;
-            }
-            count = new_count;
-        }
-        let mut reps = vec![0u32; count];
-        for x in (0..self.size).rev() {
-            reps[class[x] as usize] = x as u32;
-        }
-        let quotient = self.renumbered(&reps, |x| Some(class[x as usize]))?;
-        let in_p = reps.iter().map(|&r| p[r as usize]).collect();
-        Ok((quotient, class, in_p))
+/// The quotient of `monoid` by the coarsest congruence that keeps `p` whole: `x ~ y`
+/// when `x z` and `y z` are both in `p` or both out of it, for every `z`. The monoid
+/// must be generated by `gens` (the congruence is found from their actions, by
+/// Moore's refinement). Returns the quotient, each element's class, and the classes
+/// in `p`.
+pub fn reduced(
+    monoid: &impl Multiply,
+    p: &[bool],
+    gens: &[u32],
+) -> Result<(Monoid, Vec<u32>, Vec<bool>)> {
+    let size = monoid.size();
+    let width = gens.len() + 1;
+    // Each element's action on the generators, computed once.
+    let mut action = alloc::with_capacity(size * gens.len())?;
+    for x in 0..size as u32 {
+        action.extend(gens.iter().map(|&g| monoid.product(x, g)));
     }
+    let mut class: Vec<u32> = p.iter().map(|&x| u32::from(x)).collect();
+    let mut count = 0;
+    let mut signature = alloc::with_capacity(size * width)?;
+    loop {
+        signature.clear();
+        for x in 0..size {
+            signature.push(class[x]);
+            let acts = &action[x * gens.len()..(x + 1) * gens.len()];
+            signature.extend(acts.iter().map(|&y| class[y as usize]));
+        }
+        let mut seen = std::collections::HashMap::new();
+        let mut fresh = Vec::with_capacity(size);
+        // Number classes by first appearance, so that the identity's is 0.
+        for x in 0..size {
+            let key = &signature[x * width..(x + 1) * width];
+            let len = seen.len() as u32;
+            fresh.push(*seen.entry(key).or_insert(len));
+        }
+        let new_count = seen.len();
+        class = fresh;
+        if new_count == count {
+            break;
+        }
+        count = new_count;
+    }
+    let mut reps = vec![0u32; count];
+    for x in (0..size).rev() {
+        reps[class[x] as usize] = x as u32;
+    }
+    let quotient = renumbered(monoid, &reps, |x| Some(class[x as usize]))?;
+    let in_p = reps.iter().map(|&r| p[r as usize]).collect();
+    Ok((quotient, class, in_p))
 }
 
 /// Room for a table of `size` squared entries, refused past `MAX_ELEMENTS`.
@@ -181,6 +284,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn products_past_the_limit_are_refused() {
+        let c = Monoid::cyclic(2, 2).unwrap();
+        let factors = vec![c.clone(), c.clone(), c];
+        assert_eq!(product_size(&factors, 64).unwrap(), 64);
+        let err = product_size(&factors, 63).unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("a candidate had 64 elements, more than the 63"));
+        let many = vec![Monoid::cyclic(1 << 10, 1 << 10).unwrap(); 7];
+        assert!(product_size(&many, usize::MAX).is_err());
+    }
+
+    #[test]
     fn cyclic_powers_wrap_to_the_index() {
         let c = Monoid::cyclic(2, 2).unwrap();
         assert_eq!(c.size(), 4);
@@ -194,7 +310,7 @@ mod tests {
         // x^4 = x^2 with only x in P: x^2 and x^3 never reach P, 1 does (times x).
         let c = Monoid::cyclic(2, 2).unwrap();
         let p = [false, true, false, false];
-        let (q, class, _) = c.reduced(&p, &[1]).unwrap();
+        let (q, class, _) = reduced(&c, &p, &[1]).unwrap();
         for a in 0..4u32 {
             for b in 0..4u32 {
                 let same =

@@ -15,9 +15,9 @@
 //! position disagrees, the heaps of the least such position are given generators of
 //! their own ("recalibration"), fewest first, until that position comes out right.
 
-use super::monoid::Monoid;
+use super::monoid::{product_size, reduced, Monoid, Multiply, Product, MAX_PRODUCT};
 use super::quotient::MisereQuotient;
-use super::walk::{Checker, Marker, Walk, Word};
+use super::walk::{walk_order, Least, Marker, NChecker, Walk, Word};
 use crate::error::{Error, Result};
 use crate::heap::code::TakeAndBreak;
 use crate::heap::periodic::{period_search, PeriodSearch};
@@ -51,38 +51,79 @@ impl Presentation {
 
     /// The elements of each heap's options.
     fn transitions(&self, options: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
-        options
-            .iter()
-            .map(|words| {
-                let mut t: Vec<u32> = words
-                    .iter()
-                    .map(|w| {
-                        self.monoid
-                            .product_of(w.iter().map(|&h| self.heap[h as usize]))
-                    })
-                    .collect();
-                t.sort_unstable();
-                t.dedup();
-                t
-            })
-            .collect()
+        transitions(&self.monoid, &self.heap, options)
     }
 
-    /// The least position whose outcome disagrees, or `None` when it is right
-    /// (`with_top`: among positions holding the largest heap).
-    fn failure(
+    /// The least position whose outcome disagrees, or `None` when it is right.
+    fn failure(&self, options: &[Vec<Vec<u32>>], poll: &mut Poll) -> Result<Option<Word>> {
+        let transitions = self.transitions(options);
+        let walk = self.walk(&transitions);
+        let mut least = Least::new(self.monoid.size());
+        walk.run(false, &mut least, poll)?;
+        let p_failure = self.p_failure(&transitions, &least.word);
+        let n_failure = self.n_failure(&walk, false, poll)?;
+        Ok(match (p_failure, n_failure) {
+            (Some(a), Some(b)) => Some(std::cmp::min_by(a, b, walk_order)),
+            (a, b) => a.or(b),
+        })
+    }
+
+    /// Whether the presentation is right with the largest heap, given that it is
+    /// without it (the same monoid and P-portion).
+    fn right_with_top(&self, options: &[Vec<Vec<u32>>], poll: &mut Poll) -> Result<bool> {
+        let transitions = self.transitions(options);
+        let top = self.heap.len() - 1;
+        let e = self.heap[top];
+        let p = |x: u32| self.p[x as usize];
+        // Every element is reached without the top heap: a position in P that wins
+        // by a move in the top heap is one more top heap on any element.
+        let wins_from_p = (0..self.monoid.size() as u32).any(|y| {
+            let row = self.monoid.row(y);
+            p(row[e as usize]) && transitions[top].iter().any(|&t| p(row[t as usize]))
+        });
+        Ok(!wins_from_p
+            && self
+                .n_failure(&self.walk(&transitions), true, poll)?
+                .is_none())
+    }
+
+    fn walk<'a>(&'a self, transitions: &'a [Vec<u32>]) -> Walk<'a, Monoid> {
+        Walk {
+            monoid: &self.monoid,
+            heap: &self.heap,
+            transitions,
+        }
+    }
+
+    /// The least position in the P-portion with an option in it: one heap `h` more
+    /// than the least word of an element `x` where `x e_h` and some `x t` (`t` an
+    /// option of `h` alone) are both in P (the empty position when 1 is).
+    fn p_failure(&self, transitions: &[Vec<u32>], least: &[Option<Word>]) -> Option<Word> {
+        if self.p[0] {
+            return Some(Word::new());
+        }
+        let p = |x: u32| self.p[x as usize];
+        let mut failures = (0..self.monoid.size() as u32).flat_map(|x| {
+            let row = self.monoid.row(x);
+            let word = least[x as usize].as_ref();
+            (0..self.heap.len()).filter_map(move |h| {
+                let wins = p(row[self.heap[h] as usize])
+                    && transitions[h].iter().any(|&t| p(row[t as usize]));
+                word.filter(|_| wins).map(|word| with_heap(word, h))
+            })
+        });
+        let first = failures.next()?;
+        Some(failures.fold(first, |a, b| std::cmp::min_by(a, b, walk_order)))
+    }
+
+    /// The least N-position that loses (see `NChecker`).
+    fn n_failure(
         &self,
-        options: &[Vec<Vec<u32>>],
+        walk: &Walk<Monoid>,
         with_top: bool,
         poll: &mut Poll,
     ) -> Result<Option<Word>> {
-        let transitions = self.transitions(options);
-        let walk = Walk {
-            monoid: &self.monoid,
-            heap: &self.heap,
-            transitions: &transitions,
-        };
-        let mut checker = Checker::new(&self.p, MAX_CHECK_STATES);
+        let mut checker = NChecker::new(&self.p, MAX_CHECK_STATES);
         walk.run(with_top, &mut checker, poll)?;
         if checker.too_large {
             return Err(Error::QuotientCheckTooLarge {
@@ -93,46 +134,62 @@ impl Presentation {
         Ok(checker.failure)
     }
 
-    /// The presentation on `monoid` (restricted to what the heaps generate) with
-    /// the P-portion of first positions, reduced.
+    /// The presentation on the direct product of `factors` (restricted to what the
+    /// heaps generate; `heap` in mixed radix) with the P-portion of first positions,
+    /// reduced: only the reduction gets a table.
     fn marked(
-        monoid: &Monoid,
+        factors: Vec<Monoid>,
         heap: &[u32],
         options: &[Vec<Vec<u32>>],
+        limit: usize,
         poll: &mut Poll,
     ) -> Result<Self> {
-        let gens = distinct(heap);
-        let (monoid, number) = monoid.generated(&gens)?;
-        let heap: Vec<u32> = heap
-            .iter()
-            .map(|&e| number[e as usize].expect("generators are in what they generate"))
-            .collect();
-        let mut draft = Presentation {
-            p: vec![false; monoid.size()],
-            monoid,
-            heap,
-        };
-        let transitions = draft.transitions(options);
+        let product = Product::generated(factors, &distinct(heap), limit)?;
+        let heap: Vec<u32> = heap.iter().map(|&e| product.number(e)).collect();
+        let transitions = transitions(&product, &heap, options);
         let walk = Walk {
-            monoid: &draft.monoid,
-            heap: &draft.heap,
+            monoid: &product,
+            heap: &heap,
             transitions: &transitions,
         };
-        let mut marker = Marker::new(draft.monoid.size());
+        let mut marker = Marker::new(product.size());
         walk.run(false, &mut marker, poll)?;
-        draft.p = marker.p;
-        draft.reduced()
-    }
-
-    /// Elements that no position tells apart merged.
-    fn reduced(&self) -> Result<Self> {
-        let (monoid, class, p) = self.monoid.reduced(&self.p, &distinct(&self.heap))?;
+        let (monoid, class, p) = reduced(&product, &marker.p, &distinct(&heap))?;
         Ok(Presentation {
             monoid,
             p,
-            heap: self.heap.iter().map(|&e| class[e as usize]).collect(),
+            heap: heap.iter().map(|&e| class[e as usize]).collect(),
         })
     }
+}
+
+/// The elements of each heap's options, in `monoid` with the heaps' elements `heap`.
+fn transitions(monoid: &impl Multiply, heap: &[u32], options: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
+    options
+        .iter()
+        .map(|words| {
+            let mut t: Vec<u32> = words
+                .iter()
+                .map(|w| {
+                    w.iter()
+                        .fold(0, |x, &h| monoid.product(x, heap[h as usize]))
+                })
+                .collect();
+            t.sort_unstable();
+            t.dedup();
+            t
+        })
+        .collect()
+}
+
+/// `word` with one heap `h` more.
+fn with_heap(word: &Word, h: usize) -> Word {
+    let mut word = word.clone();
+    match word.binary_search_by_key(&h, |&(heap, _)| heap) {
+        Ok(i) => word[i].1 += 1,
+        Err(i) => word.insert(i, (h, 1)),
+    }
+    word
 }
 
 fn distinct(elements: &[u32]) -> Vec<u32> {
@@ -151,6 +208,8 @@ pub struct QuotientSolver {
     /// Heaps at which the quotient grew.
     changes: Vec<usize>,
     period: Option<(usize, usize)>,
+    /// The most elements of a candidate (`set_limit`).
+    limit: usize,
 }
 
 impl Default for QuotientSolver {
@@ -166,6 +225,7 @@ impl QuotientSolver {
             presentation: Presentation::trivial(),
             changes: Vec::new(),
             period: None,
+            limit: MAX_PRODUCT,
         }
     }
 
@@ -197,6 +257,12 @@ impl QuotientSolver {
         // The period's proof needs the heaps past `max_heap`.
         q.period = None;
         Some(q)
+    }
+
+    /// Refuse candidates of more than `limit` elements from now on (`MAX_PRODUCT`
+    /// unless told: about what memory holds).
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
     }
 
     /// The largest heap computed.
@@ -289,7 +355,7 @@ impl QuotientSolver {
                 continue;
             }
             trial.heap[n] = x;
-            if trial.failure(&self.options, true, poll)?.is_none() {
+            if trial.right_with_top(&self.options, poll)? {
                 self.presentation = trial;
                 return Ok(());
             }
@@ -303,11 +369,11 @@ impl QuotientSolver {
     fn grown(&self, n: usize, poll: &mut Poll) -> Result<Presentation> {
         let old = &self.presentation;
         let cyclic = Monoid::cyclic(2, 2)?;
-        let monoid = old.monoid.direct(&cyclic)?;
         let mut heap: Vec<u32> = old.heap.iter().map(|&e| e * cyclic.size() as u32).collect();
         heap.push(1);
-        let mut trial = Presentation::marked(&monoid, &heap, &self.options, poll)?;
-        while let Some(failure) = trial.failure(&self.options, false, poll)? {
+        let factors = vec![old.monoid.clone(), cyclic];
+        let mut trial = Presentation::marked(factors, &heap, &self.options, self.limit, poll)?;
+        while let Some(failure) = trial.failure(&self.options, poll)? {
             trial = self.recalibrated(&trial, n, &failure, poll)?;
         }
         Ok(trial)
@@ -331,27 +397,27 @@ impl QuotientSolver {
                     heap[involved[i].0] = 0;
                 }
                 let (base, number) = trial.monoid.generated(&distinct(&heap))?;
-                let mut monoid = base;
-                let mut factors = Vec::new();
+                let mut factors = vec![base];
                 for &i in &chosen {
                     let (h, count) = involved[i];
                     let index = trial.monoid.index_of(trial.heap[h]).max(count as usize - 1);
                     let period = 2usize.max(2 * (index.saturating_sub(4) / 2));
-                    let cyclic = Monoid::cyclic(index, period)?;
-                    factors.push((h, cyclic.size()));
-                    monoid = monoid.direct(&cyclic)?;
+                    factors.push(Monoid::cyclic(index, period)?);
                 }
-                let scale: usize = factors.iter().map(|&(_, s)| s).product();
+                // In mixed radix (the base most significant): the chosen heaps'
+                // generators, then the others' elements scaled past the cyclic parts.
+                let scale = product_size(&factors, self.limit)? / factors[0].size();
                 let mut heap: Vec<u32> = heap
                     .iter()
                     .map(|&e| number[e as usize].expect("in the submonoid") * scale as u32)
                     .collect();
                 let mut after = scale;
-                for &(h, s) in &factors {
-                    after /= s;
-                    heap[h] = after as u32;
+                for (&i, cyclic) in chosen.iter().zip(&factors[1..]) {
+                    after /= cyclic.size();
+                    heap[involved[i].0] = after as u32;
                 }
-                let candidate = Presentation::marked(&monoid, &heap, &self.options, poll)?;
+                let candidate =
+                    Presentation::marked(factors, &heap, &self.options, self.limit, poll)?;
                 if candidate.p[candidate.element(failure) as usize] == should_be_p {
                     return Ok(candidate);
                 }

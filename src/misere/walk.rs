@@ -14,10 +14,8 @@
 //! all right: its true outcome is the one its options say.
 use std::ops::ControlFlow;
 
-use rustc_hash::FxHashSet;
-
 use super::bits::Bits;
-use super::monoid::Monoid;
+use super::monoid::Multiply;
 use crate::error::Result;
 use crate::interrupt::Poll;
 
@@ -33,29 +31,27 @@ pub trait Visitor {
 }
 
 /// A presentation's data as the walk reads it.
-pub struct Walk<'a> {
-    pub monoid: &'a Monoid,
+pub struct Walk<'a, M: Multiply> {
+    pub monoid: &'a M,
     /// Each heap's element.
     pub heap: &'a [u32],
     /// Each heap's single-heap option elements.
     pub transitions: &'a [Vec<u32>],
 }
 
-impl Walk<'_> {
+impl<M: Multiply> Walk<'_, M> {
     /// The state after adding heap `h` to `(x, options)`: its element, its options
     /// written into `next` (a buffer reused, as the walk takes many steps).
     fn step(&self, h: usize, x: u32, options: &Bits, next: &mut Bits) -> u32 {
         let e = self.heap[h];
         next.clear();
-        let row = self.monoid.row(e);
         for s in options.iter() {
-            next.insert(row[s as usize]);
+            next.insert(self.monoid.product(e, s));
         }
-        let row = self.monoid.row(x);
         for &t in &self.transitions[h] {
-            next.insert(row[t as usize]);
+            next.insert(self.monoid.product(x, t));
         }
-        row[e as usize]
+        self.monoid.product(x, e)
     }
 
     /// Walk every word, or (`with_top`) every word holding the largest heap.
@@ -152,25 +148,53 @@ impl Visitor for Marker {
     }
 }
 
-/// Checks every state against the P-portion; stops at the first word whose outcome
-/// disagrees (the least such word, see the module's comment).
-pub struct Checker {
+/// The least word reaching each element (the first the walk meets).
+pub struct Least {
+    pub word: Vec<Option<Word>>,
+}
+
+impl Least {
+    pub fn new(size: usize) -> Self {
+        Least {
+            word: vec![None; size],
+        }
+    }
+}
+
+impl Visitor for Least {
+    fn seen(&mut self, x: u32, _: &Bits) -> bool {
+        self.word[x as usize].is_some()
+    }
+
+    fn visit(&mut self, x: u32, _: &Bits, word: &dyn Fn() -> Word) -> ControlFlow<()> {
+        self.word[x as usize] = Some(word());
+        ControlFlow::Continue(())
+    }
+}
+
+/// Looks for the least word whose element is outside the P-portion but whose options
+/// all are (an N-position that loses). Such a failure only gets likelier as the
+/// options shrink, so a state whose options hold those of a state met before with
+/// the same element is not followed: each extension of it is dominated by the same
+/// extension of the earlier, smaller word (MisereSolver keeps the same lower bounds).
+/// Words in the P-portion that win are found apart (`Presentation::p_failure`).
+pub struct NChecker {
     p_bits: Bits,
     p: Vec<bool>,
-    /// The option sets met with each element (by element: a lookup needs no copy).
-    states: Vec<FxHashSet<Bits>>,
+    /// The least option sets met with each element (none holds another).
+    least: Vec<Vec<Bits>>,
     met: usize,
     limit: usize,
     pub failure: Option<Word>,
     pub too_large: bool,
 }
 
-impl Checker {
+impl NChecker {
     pub fn new(p: &[bool], limit: usize) -> Self {
-        Checker {
+        NChecker {
             p_bits: Bits::from_flags(p),
             p: p.to_vec(),
-            states: vec![FxHashSet::default(); p.len()],
+            least: vec![Vec::new(); p.len()],
             met: 0,
             limit,
             failure: None,
@@ -179,24 +203,50 @@ impl Checker {
     }
 }
 
-impl Visitor for Checker {
+impl Visitor for NChecker {
     fn seen(&mut self, x: u32, options: &Bits) -> bool {
-        self.states[x as usize].contains(options)
+        self.least[x as usize]
+            .iter()
+            .any(|earlier| earlier.is_subset(options))
     }
 
     fn visit(&mut self, x: u32, options: &Bits, word: &dyn Fn() -> Word) -> ControlFlow<()> {
         let lost = !options.is_empty() && !options.meets(&self.p_bits);
-        if lost != self.p[x as usize] {
+        if lost && !self.p[x as usize] {
             self.failure = Some(word());
             return ControlFlow::Break(());
         }
-        let states = &mut self.states[x as usize];
-        if self.met >= self.limit || states.try_reserve(1).is_err() {
+        let least = &mut self.least[x as usize];
+        if self.met >= self.limit || least.try_reserve(1).is_err() {
             self.too_large = true;
             return ControlFlow::Break(());
         }
-        states.insert(options.clone());
-        self.met += 1;
+        let before = least.len();
+        least.retain(|later| !options.is_subset(later));
+        self.met = self.met + 1 + least.len() - before;
+        least.push(options.clone());
         ControlFlow::Continue(())
     }
+}
+
+/// `a` before `b` in the walk's order: the count of the largest heap first.
+pub fn walk_order(a: &Word, b: &Word) -> std::cmp::Ordering {
+    let (mut i, mut j) = (a.len(), b.len());
+    while i > 0 || j > 0 {
+        let x = (i > 0).then(|| a[i - 1]);
+        let y = (j > 0).then(|| b[j - 1]);
+        let (hx, hy) = (x.map_or(0, |(h, _)| h + 1), y.map_or(0, |(h, _)| h + 1));
+        // The larger heap present in one word only: that word comes later.
+        match hx.cmp(&hy) {
+            std::cmp::Ordering::Equal => {}
+            other => return other,
+        }
+        let (cx, cy) = (x.map_or(0, |(_, c)| c), y.map_or(0, |(_, c)| c));
+        if cx != cy {
+            return cx.cmp(&cy);
+        }
+        i -= 1;
+        j -= 1;
+    }
+    std::cmp::Ordering::Equal
 }

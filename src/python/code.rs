@@ -367,8 +367,11 @@ impl PyTakeAndBreak {
     /// The misère quotient of the heaps up to ``max_heap``, computed heap by heap
     /// (Siegel's MisereSolver method, every step checked over all positions), stopping
     /// early once the heap-to-element map is proven periodic: then it answers for
-    /// heaps of any size. ValueError when the quotient outgrows 4096 elements (it may
-    /// be infinite; the message says how far it got). ``progress``: a tqdm bar;
+    /// heaps of any size. The candidates it tries are kept as direct products and
+    /// only their reductions get a multiplication table, so the bound is memory:
+    /// MemoryError when a candidate's elements do not fit, ValueError past 2**28 of
+    /// them (it may be infinite; the message says how far it got; ``0.35`` grows
+    /// past 4000 elements by heap 60). ``progress``: a tqdm bar;
     /// Ctrl-C stops it. The rule keeps its computation (the one that got furthest, up
     /// to heap 1000; every TakeAndBreak of one code shares the rule while one is
     /// held): asked again, for fewer heaps or for more, the quotient is read off it or

@@ -42,7 +42,7 @@ impl PyMisereQuotient {
     ) -> PyResult<Self> {
         let code = rule.code();
         let quotient = progress::run(py, progress, max_heap, "heaps", |report| {
-            misere::quotient_up_to(&rule, max_heap, report)
+            misere::quotient_up_to(&rule, max_heap, misere::monoid::MAX_PRODUCT, report)
         })?;
         Ok(PyMisereQuotient { code, quotient })
     }
