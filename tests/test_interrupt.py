@@ -40,6 +40,9 @@ LONG = [
     # A misère quotient computed far: 0.156 stays at 34 elements with no period
     # proven, and each heap's check grows (about 30 s to heap 600 in release).
     "nk.TakeAndBreak('0.156').misere_quotient(max_heap=1000)",
+    # A quotient whose candidates grow past 4000 elements (0.35 to heap 60: about two
+    # minutes of products, their reductions and checks).
+    "nk.TakeAndBreak('0.35').misere_quotient(max_heap=60)",
     # A long Grundy sequence by the sparse-space method.
     "nk.TakeAndBreak('0.376').grundy_sequence(10**8)",
     # A dense code on two cores (a second thread fills blocks while the first

@@ -5,6 +5,7 @@
 //! reduction gets a table.
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 
 /// The most elements of a monoid with a table (it has this many squared entries, 4
 /// GiB at the most; the memory is reserved fallibly).
@@ -44,7 +45,12 @@ pub struct Product {
 impl Product {
     /// The submonoid of `factors[0] x factors[1] x ...` that `gens` (in mixed radix)
     /// generate, refused past `limit` elements of the whole product.
-    pub fn generated(factors: Vec<Monoid>, gens: &[u32], limit: usize) -> Result<Self> {
+    pub fn generated(
+        factors: Vec<Monoid>,
+        gens: &[u32],
+        limit: usize,
+        poll: &mut Poll,
+    ) -> Result<Self> {
         let size = product_size(&factors, limit)?;
         let mut product = Product {
             factors,
@@ -57,9 +63,11 @@ impl Product {
             let x = product.order[next];
             next += 1;
             for &g in gens {
+                poll.tick()?;
                 let y = product.whole_product(x, g);
                 if product.number[y as usize] == u32::MAX {
                     product.number[y as usize] = product.order.len() as u32;
+                    alloc::grow(&mut product.order)?;
                     product.order.push(y);
                 }
             }
@@ -225,29 +233,35 @@ pub fn reduced(
     monoid: &impl Multiply,
     p: &[bool],
     gens: &[u32],
+    poll: &mut Poll,
 ) -> Result<(Monoid, Vec<u32>, Vec<bool>)> {
     let size = monoid.size();
     let width = gens.len() + 1;
     // Each element's action on the generators, computed once.
     let mut action = alloc::with_capacity(size * gens.len())?;
     for x in 0..size as u32 {
+        poll.tick()?;
         action.extend(gens.iter().map(|&g| monoid.product(x, g)));
     }
-    let mut class: Vec<u32> = p.iter().map(|&x| u32::from(x)).collect();
+    let mut class = alloc::with_capacity(size)?;
+    class.extend(p.iter().map(|&x| u32::from(x)));
     let mut count = 0;
     let mut signature = alloc::with_capacity(size * width)?;
     loop {
         signature.clear();
         for x in 0..size {
+            poll.tick()?;
             signature.push(class[x]);
             let acts = &action[x * gens.len()..(x + 1) * gens.len()];
             signature.extend(acts.iter().map(|&y| class[y as usize]));
         }
         let mut seen = std::collections::HashMap::new();
-        let mut fresh = Vec::with_capacity(size);
+        let mut fresh = alloc::with_capacity(size)?;
         // Number classes by first appearance, so that the identity's is 0.
         for x in 0..size {
             let key = &signature[x * width..(x + 1) * width];
+            seen.try_reserve(1)
+                .map_err(|_| alloc::too_large::<(&[u32], u32)>(seen.len() + 1))?;
             let len = seen.len() as u32;
             fresh.push(*seen.entry(key).or_insert(len));
         }
@@ -310,7 +324,7 @@ mod tests {
         // x^4 = x^2 with only x in P: x^2 and x^3 never reach P, 1 does (times x).
         let c = Monoid::cyclic(2, 2).unwrap();
         let p = [false, true, false, false];
-        let (q, class, _) = reduced(&c, &p, &[1]).unwrap();
+        let (q, class, _) = reduced(&c, &p, &[1], &mut Poll::default()).unwrap();
         for a in 0..4u32 {
             for b in 0..4u32 {
                 let same =

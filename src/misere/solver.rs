@@ -144,7 +144,7 @@ impl Presentation {
         limit: usize,
         poll: &mut Poll,
     ) -> Result<Self> {
-        let product = Product::generated(factors, &distinct(heap), limit)?;
+        let product = Product::generated(factors, &distinct(heap), limit, poll)?;
         let heap: Vec<u32> = heap.iter().map(|&e| product.number(e)).collect();
         let transitions = transitions(&product, &heap, options);
         let walk = Walk {
@@ -152,9 +152,9 @@ impl Presentation {
             heap: &heap,
             transitions: &transitions,
         };
-        let mut marker = Marker::new(product.size());
+        let mut marker = Marker::new(product.size())?;
         walk.run(false, &mut marker, poll)?;
-        let (monoid, class, p) = reduced(&product, &marker.p, &distinct(&heap))?;
+        let (monoid, class, p) = reduced(&product, &marker.p, &distinct(&heap), poll)?;
         Ok(Presentation {
             monoid,
             p,

@@ -123,12 +123,13 @@ pub struct Marker {
 }
 
 impl Marker {
-    pub fn new(size: usize) -> Self {
-        Marker {
-            p: vec![false; size],
-            marked: vec![false; size],
+    /// Its memory follows the candidate's size: reserved fallibly.
+    pub fn new(size: usize) -> Result<Self> {
+        Ok(Marker {
+            p: crate::alloc::filled(size, false)?,
+            marked: crate::alloc::filled(size, false)?,
             p_bits: Bits::new(size),
-        }
+        })
     }
 }
 
