@@ -209,8 +209,8 @@ pub enum Error {
     },
 
     #[error(
-        "the misère quotient could not be extended to heap {heap}: a candidate had \
-         {size} elements, more than the {limit} allowed (the quotient may be infinite \
+        "the misère quotient could not be extended to heap {heap}: a candidate had at \
+         least {size} elements, more than the {limit} allowed (the quotient may be infinite \
          or too large); heaps up to {} are solved",
         heap.saturating_sub(1)
     )]

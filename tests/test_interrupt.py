@@ -37,9 +37,6 @@ LONG = [
     "nk.simulate([2**40], nk.Rules(max_take=1), nk.RandomPlayer(1), nk.RandomPlayer(2), 1)",
     "nk.simulate([10**9, 10**9], nk.Rules(max_take=1), nk.RandomPlayer(1), nk.RandomPlayer(2),"
     " n_games=10**6)",
-    # A misère quotient computed far: 0.156 stays at 34 elements with no period
-    # proven, and each heap's check grows (about 30 s to heap 600 in release).
-    "nk.TakeAndBreak('0.156').misere_quotient(max_heap=1000)",
     # A quotient whose candidates grow past 4000 elements (0.35 to heap 60: about two
     # minutes of products, their reductions and checks).
     "nk.TakeAndBreak('0.35').misere_quotient(max_heap=60)",

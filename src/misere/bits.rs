@@ -1,11 +1,14 @@
 //! Sets of monoid elements as bit vectors.
+use smallvec::{smallvec, SmallVec};
 
+/// Inline up to 128 elements: the walks copy option sets at every step, and most
+/// quotients are that small.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Bits(Box<[u64]>);
+pub struct Bits(SmallVec<[u64; 2]>);
 
 impl Bits {
     pub fn new(size: usize) -> Self {
-        Bits(vec![0; size.div_ceil(64)].into_boxed_slice())
+        Bits(smallvec![0; size.div_ceil(64)])
     }
 
     pub fn from_flags(flags: &[bool]) -> Self {
@@ -23,6 +26,16 @@ impl Bits {
     #[inline]
     pub fn insert(&mut self, x: u32) {
         self.0[x as usize / 64] |= 1 << (x % 64);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, x: u32) {
+        self.0[x as usize / 64] &= !(1 << (x % 64));
+    }
+
+    #[inline]
+    pub fn contains(&self, x: u32) -> bool {
+        self.0[x as usize / 64] & (1 << (x % 64)) != 0
     }
 
     pub fn is_empty(&self) -> bool {

@@ -1,7 +1,9 @@
 //! Misère play of take-and-break games by misère quotients.
 mod bits;
 pub mod genus;
+mod interpolation;
 pub mod monoid;
+mod options;
 pub mod presentation;
 pub mod quotient;
 mod ranks;

@@ -267,6 +267,8 @@ pub fn reduced(
         }
         let new_count = seen.len();
         class = fresh;
+        // Classes only split: past the table's limit the quotient cannot have one.
+        too_large_for_table(new_count)?;
         if new_count == count {
             break;
         }
@@ -283,6 +285,11 @@ pub fn reduced(
 
 /// Room for a table of `size` squared entries, refused past `MAX_ELEMENTS`.
 fn table_of(size: usize) -> Result<Vec<u32>> {
+    too_large_for_table(size)?;
+    alloc::with_capacity(size * size)
+}
+
+fn too_large_for_table(size: usize) -> Result<()> {
     if size > MAX_ELEMENTS {
         return Err(Error::QuotientTooLarge {
             heap: 0,
@@ -290,7 +297,7 @@ fn table_of(size: usize) -> Result<Vec<u32>> {
             limit: MAX_ELEMENTS,
         });
     }
-    alloc::with_capacity(size * size)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -305,7 +312,7 @@ mod tests {
         let err = product_size(&factors, 63).unwrap_err();
         assert!(err
             .to_string()
-            .contains("a candidate had 64 elements, more than the 63"));
+            .contains("a candidate had at least 64 elements, more than the 63"));
         let many = vec![Monoid::cyclic(1 << 10, 1 << 10).unwrap(); 7];
         assert!(product_size(&many, usize::MAX).is_err());
     }

@@ -15,7 +15,10 @@
 //! position disagrees, the heaps of the least such position are given generators of
 //! their own ("recalibration"), fewest first, until that position comes out right.
 
+use super::bits::Bits;
+use super::interpolation::Interpolation;
 use super::monoid::{product_size, reduced, Monoid, Multiply, Product, MAX_PRODUCT};
+use super::options::HeapOptions;
 use super::quotient::MisereQuotient;
 use super::walk::{walk_order, Least, Marker, NChecker, Walk, Word};
 use crate::error::{Error, Result};
@@ -25,6 +28,14 @@ use crate::interrupt::Poll;
 
 /// The most states a check of one presentation may meet.
 pub const MAX_CHECK_STATES: usize = 1 << 22;
+
+/// What checking a presentation over every position finds.
+enum Checked {
+    /// The least position whose outcome disagrees.
+    Fails(Word),
+    /// None does.
+    Right(Interpolation),
+}
 
 /// A monoid, its P-portion and each heap's element (heaps `0..heap.len()`).
 #[derive(Clone, Debug)]
@@ -50,28 +61,33 @@ impl Presentation {
     }
 
     /// The elements of each heap's options.
-    fn transitions(&self, options: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
-        transitions(&self.monoid, &self.heap, options)
+    fn transitions(&self, options: &[HeapOptions], poll: &mut Poll) -> Result<Vec<Vec<u32>>> {
+        transitions(&self.monoid, &self.heap, options, poll)
     }
 
-    /// The least position whose outcome disagrees, or `None` when it is right.
-    fn failure(&self, options: &[Vec<Vec<u32>>], poll: &mut Poll) -> Result<Option<Word>> {
-        let transitions = self.transitions(options);
+    /// The least position whose outcome disagrees, or, when it is right, the quick
+    /// check for the next heap from the same walk.
+    fn check(&self, options: &[HeapOptions], poll: &mut Poll) -> Result<Checked> {
+        let transitions = self.transitions(options, poll)?;
         let walk = self.walk(&transitions);
         let mut least = Least::new(self.monoid.size());
         walk.run(false, &mut least, poll)?;
         let p_failure = self.p_failure(&transitions, &least.word);
-        let n_failure = self.n_failure(&walk, false, poll)?;
-        Ok(match (p_failure, n_failure) {
-            (Some(a), Some(b)) => Some(std::cmp::min_by(a, b, walk_order)),
-            (a, b) => a.or(b),
+        let mut checker = self.n_check(&walk, false, poll)?;
+        Ok(match (p_failure, checker.failure.take()) {
+            (Some(a), Some(b)) => Checked::Fails(std::cmp::min_by(a, b, walk_order)),
+            (Some(a), None) | (None, Some(a)) => Checked::Fails(a),
+            (None, None) => Checked::Right(Interpolation::new(
+                &self.monoid,
+                &self.p,
+                checker.into_least(),
+            )),
         })
     }
 
     /// Whether the presentation is right with the largest heap, given that it is
-    /// without it (the same monoid and P-portion).
-    fn right_with_top(&self, options: &[Vec<Vec<u32>>], poll: &mut Poll) -> Result<bool> {
-        let transitions = self.transitions(options);
+    /// without it (the same monoid and P-portion; `transitions` its `transitions`).
+    fn right_with_top(&self, transitions: &[Vec<u32>], poll: &mut Poll) -> Result<bool> {
         let top = self.heap.len() - 1;
         let e = self.heap[top];
         let p = |x: u32| self.p[x as usize];
@@ -83,8 +99,22 @@ impl Presentation {
         });
         Ok(!wins_from_p
             && self
-                .n_failure(&self.walk(&transitions), true, poll)?
+                .n_check(&self.walk(transitions), true, poll)?
+                .failure
                 .is_none())
+    }
+
+    /// The quick check for the next heap (`transitions` has its options last), or
+    /// `None` when the positions are too many to collect what it needs.
+    fn interpolation(
+        &self,
+        transitions: &[Vec<u32>],
+        poll: &mut Poll,
+    ) -> Result<Option<Interpolation>> {
+        let mut checker = NChecker::new(&self.p, MAX_CHECK_STATES);
+        self.walk(transitions).run(false, &mut checker, poll)?;
+        Ok((!checker.too_large && checker.failure.is_none())
+            .then(|| Interpolation::new(&self.monoid, &self.p, checker.into_least())))
     }
 
     fn walk<'a>(&'a self, transitions: &'a [Vec<u32>]) -> Walk<'a, Monoid> {
@@ -116,13 +146,8 @@ impl Presentation {
         Some(failures.fold(first, |a, b| std::cmp::min_by(a, b, walk_order)))
     }
 
-    /// The least N-position that loses (see `NChecker`).
-    fn n_failure(
-        &self,
-        walk: &Walk<Monoid>,
-        with_top: bool,
-        poll: &mut Poll,
-    ) -> Result<Option<Word>> {
+    /// The walk looking for the least N-position that loses (`NChecker`), done.
+    fn n_check(&self, walk: &Walk<Monoid>, with_top: bool, poll: &mut Poll) -> Result<NChecker> {
         let mut checker = NChecker::new(&self.p, MAX_CHECK_STATES);
         walk.run(with_top, &mut checker, poll)?;
         if checker.too_large {
@@ -131,7 +156,7 @@ impl Presentation {
                 limit: MAX_CHECK_STATES,
             });
         }
-        Ok(checker.failure)
+        Ok(checker)
     }
 
     /// The presentation on the direct product of `factors` (restricted to what the
@@ -140,13 +165,13 @@ impl Presentation {
     fn marked(
         factors: Vec<Monoid>,
         heap: &[u32],
-        options: &[Vec<Vec<u32>>],
+        options: &[HeapOptions],
         limit: usize,
         poll: &mut Poll,
     ) -> Result<Self> {
         let product = Product::generated(factors, &distinct(heap), limit, poll)?;
         let heap: Vec<u32> = heap.iter().map(|&e| product.number(e)).collect();
-        let transitions = transitions(&product, &heap, options);
+        let transitions = transitions(&product, &heap, options, poll)?;
         let walk = Walk {
             monoid: &product,
             heap: &heap,
@@ -163,23 +188,34 @@ impl Presentation {
     }
 }
 
-/// The elements of each heap's options, in `monoid` with the heaps' elements `heap`.
-fn transitions(monoid: &impl Multiply, heap: &[u32], options: &[Vec<Vec<u32>>]) -> Vec<Vec<u32>> {
-    options
-        .iter()
-        .map(|words| {
-            let mut t: Vec<u32> = words
+/// The elements of each heap's options (each once), in `monoid` with the heaps'
+/// elements `heap`.
+fn transitions(
+    monoid: &impl Multiply,
+    heap: &[u32],
+    options: &[HeapOptions],
+    poll: &mut Poll,
+) -> Result<Vec<Vec<u32>>> {
+    let mut seen = Bits::new(monoid.size());
+    let mut all = Vec::new();
+    for words in options {
+        let mut t = Vec::new();
+        for w in words.iter() {
+            poll.tick()?;
+            let x = w
                 .iter()
-                .map(|w| {
-                    w.iter()
-                        .fold(0, |x, &h| monoid.product(x, heap[h as usize]))
-                })
-                .collect();
-            t.sort_unstable();
-            t.dedup();
-            t
-        })
-        .collect()
+                .fold(0, |x, &h| monoid.product(x, heap[h as usize]));
+            if !seen.contains(x) {
+                seen.insert(x);
+                t.push(x);
+            }
+        }
+        for &x in &t {
+            seen.remove(x);
+        }
+        all.push(t);
+    }
+    Ok(all)
 }
 
 /// `word` with one heap `h` more.
@@ -203,13 +239,20 @@ fn distinct(elements: &[u32]) -> Vec<u32> {
 /// (the rule is given to `compute`: a rule keeps its solver, `misere::Kept`).
 pub struct QuotientSolver {
     /// The heaps that each heap's moves leave, as words of heap sizes.
-    options: Vec<Vec<Vec<u32>>>,
+    options: Vec<HeapOptions>,
     presentation: Presentation,
     /// Heaps at which the quotient grew.
     changes: Vec<usize>,
     period: Option<(usize, usize)>,
     /// The most elements of a candidate (`set_limit`).
     limit: usize,
+    /// The quick check for the presentation as it is (`None`: not made yet; inner
+    /// `None`: its walk was too large).
+    interpolation: Option<Option<Interpolation>>,
+    /// Whether to try the quick check before the walks (`set_quick_check`).
+    quick: bool,
+    /// The elements of each heap's options in the presentation as it is, once made.
+    transitions: Option<Vec<Vec<u32>>>,
 }
 
 impl Default for QuotientSolver {
@@ -221,11 +264,14 @@ impl Default for QuotientSolver {
 impl QuotientSolver {
     pub fn new() -> Self {
         QuotientSolver {
-            options: vec![Vec::new()],
+            options: vec![HeapOptions::default()],
             presentation: Presentation::trivial(),
             changes: Vec::new(),
             period: None,
             limit: MAX_PRODUCT,
+            interpolation: None,
+            quick: true,
+            transitions: None,
         }
     }
 
@@ -265,6 +311,13 @@ impl QuotientSolver {
         self.limit = limit;
     }
 
+    /// Whether a heap first tries the quick check (MisereSolver's mex interpolation,
+    /// `interpolation`) before the walks over every position; on unless told (the
+    /// tests compare both ways).
+    pub fn set_quick_check(&mut self, on: bool) {
+        self.quick = on;
+    }
+
     /// The largest heap computed.
     pub fn max_heap(&self) -> usize {
         self.presentation.heap.len() - 1
@@ -281,6 +334,7 @@ impl QuotientSolver {
     ) -> Result<()> {
         let mut poll = Poll::default();
         while self.max_heap() < max_heap && self.period.is_none() {
+            poll.tick()?;
             let heap = self.max_heap() + 1;
             self.next(rule, &mut poll).map_err(|err| match err {
                 Error::QuotientTooLarge { size, limit, .. } => {
@@ -308,28 +362,22 @@ impl QuotientSolver {
         }
     }
 
-    fn heap_words(rule: &TakeAndBreak, n: usize) -> Vec<Vec<u32>> {
-        let mut words: Vec<Vec<u32>> = rule
-            .options(n as u64)
-            .map(|option| match option.into.sizes() {
-                [] if option.take as usize == n => Vec::new(),
-                [] => vec![(n as u64 - option.take) as u32],
-                parts => {
-                    let mut w: Vec<u32> = parts.iter().map(|&p| p as u32).collect();
-                    w.sort_unstable();
-                    w
-                }
-            })
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        words
+    /// The elements of the options of heaps up to `n`, from those kept for the
+    /// presentation as it is (heaps added do not change the others').
+    fn transitions_to(&mut self, n: usize, poll: &mut Poll) -> Result<Vec<Vec<u32>>> {
+        let mut kept = self.transitions.take().unwrap_or_default();
+        kept.truncate(n);
+        let more = self
+            .presentation
+            .transitions(&self.options[kept.len()..=n], poll)?;
+        kept.extend(more);
+        Ok(kept)
     }
 
     /// Extend the quotient to the next heap.
     fn next(&mut self, rule: &TakeAndBreak, poll: &mut Poll) -> Result<()> {
         let n = self.presentation.heap.len();
-        self.options.push(Self::heap_words(rule, n));
+        self.options.push(HeapOptions::of(rule, n)?);
         let extended = self.extend(n, poll);
         if extended.is_err() {
             // Stopped (Ctrl-C, or too large): as before the heap, to resume later.
@@ -340,14 +388,27 @@ impl QuotientSolver {
 
     /// Give heap `n` (its options listed) an element.
     fn extend(&mut self, n: usize, poll: &mut Poll) -> Result<()> {
+        // The options of heap `n` are heaps below it: their elements do not depend
+        // on the element `n` is given.
+        let transitions = self.transitions_to(n, poll)?;
         if self.options[n].is_empty() {
             self.presentation.heap.push(0);
+            self.transitions = Some(transitions);
             return Ok(());
         }
-        let alone = self
-            .presentation
-            .transitions(std::slice::from_ref(&self.options[n]));
-        let alone_lost = alone[0].iter().all(|&x| !self.presentation.p[x as usize]);
+        let alone_lost = transitions[n]
+            .iter()
+            .all(|&x| !self.presentation.p[x as usize]);
+        if self.interpolation.is_none() && self.quick {
+            self.interpolation = Some(self.presentation.interpolation(&transitions, poll)?);
+        }
+        if let (true, Some(Some(check))) = (self.quick, &self.interpolation) {
+            if let Some(x) = check.element(&self.presentation.p, &transitions[n], alone_lost) {
+                self.presentation.heap.push(x);
+                self.transitions = Some(transitions);
+                return Ok(());
+            }
+        }
         let mut trial = self.presentation.clone();
         trial.heap.push(0);
         for x in 0..self.presentation.monoid.size() as u32 {
@@ -355,28 +416,37 @@ impl QuotientSolver {
                 continue;
             }
             trial.heap[n] = x;
-            if trial.right_with_top(&self.options, poll)? {
+            if trial.right_with_top(&transitions, poll)? {
                 self.presentation = trial;
+                self.transitions = Some(transitions);
+                // Made again with heap `n`'s positions, as MisereSolver does: the
+                // next heaps find more option sets to compare with.
+                self.interpolation = None;
                 return Ok(());
             }
         }
-        self.presentation = self.grown(n, poll)?;
+        let (grown, check) = self.grown(n, poll)?;
+        self.presentation = grown;
+        self.interpolation = Some(Some(check));
         self.changes.push(n);
         Ok(())
     }
 
-    /// The quotient with a new generator for heap `n`, recalibrated until right.
-    fn grown(&self, n: usize, poll: &mut Poll) -> Result<Presentation> {
+    /// The quotient with a new generator for heap `n`, recalibrated until right,
+    /// and its quick check for the next heap.
+    fn grown(&self, n: usize, poll: &mut Poll) -> Result<(Presentation, Interpolation)> {
         let old = &self.presentation;
         let cyclic = Monoid::cyclic(2, 2)?;
         let mut heap: Vec<u32> = old.heap.iter().map(|&e| e * cyclic.size() as u32).collect();
         heap.push(1);
         let factors = vec![old.monoid.clone(), cyclic];
         let mut trial = Presentation::marked(factors, &heap, &self.options, self.limit, poll)?;
-        while let Some(failure) = trial.failure(&self.options, poll)? {
-            trial = self.recalibrated(&trial, n, &failure, poll)?;
+        loop {
+            match trial.check(&self.options, poll)? {
+                Checked::Fails(failure) => trial = self.recalibrated(&trial, n, &failure, poll)?,
+                Checked::Right(check) => return Ok((trial, check)),
+            }
         }
-        Ok(trial)
     }
 
     /// Give the heaps of `failure` (fewest first) generators of their own, until the

@@ -202,6 +202,11 @@ impl NChecker {
             too_large: false,
         }
     }
+
+    /// The least option sets met with each element.
+    pub fn into_least(self) -> Vec<Vec<Bits>> {
+        self.least
+    }
 }
 
 impl Visitor for NChecker {
