@@ -68,6 +68,8 @@ def test_public_names():
         "nim_multiply",
         "OctalClass",
         "octal_equivalences",
+        "MisereTableRow",
+        "misere_table",
         "wythoff_grundy_table",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)

@@ -41,6 +41,7 @@ from .nimbers import nim_inverse, nim_multiply
 from .octal import OctalClass, octal_equivalences
 from .position import Move, Outcome, Position
 from .quotient import Genus
+from .quotient_table import MisereTableRow, misere_table
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
@@ -66,6 +67,7 @@ __all__ = [
     "ImpartialGame",
     "Infinite",
     "MisereQuotient",
+    "MisereTableRow",
     "Mistake",
     "MooreNim",
     "Move",
@@ -93,6 +95,7 @@ __all__ = [
     "game_graph",
     "graph_of",
     "kernel",
+    "misere_table",
     "nim_inverse",
     "nim_multiply",
     "octal_equivalences",

@@ -406,6 +406,34 @@ def _parser() -> argparse.ArgumentParser:
     octal_cmd.add_argument(
         "--digits", type=_whole(1, 4, "a count of digits"), default=3, metavar="N"
     )
+
+    table_cmd = commands.add_parser(
+        "misere-table",
+        help="the misère quotient of every octal code with up to N digits, as CSV",
+        description="Compute the misère quotient of every octal code 0.d1..dk with "
+        "k <= DIGITS up to heap MAX_HEAP (stopping once proven periodic) and write one "
+        "CSV row per code: its order, P-portion size, the heap where it last grew, the "
+        "period when proven, and its status (stable from heap H, not stable by heap N, "
+        "or too large at heap H: a candidate past MAX_ELEMENTS). With -o the file is "
+        "rewritten after each code and a run stopped at any point resumes from it.",
+    )
+    table_cmd.add_argument(
+        "--digits", type=_whole(1, 4, "a count of digits"), default=2, metavar="N"
+    )
+    table_cmd.add_argument(
+        "--max-heap", type=_whole(0, 10**6, "a heap size"), default=300, metavar="N"
+    )
+    table_cmd.add_argument(
+        "--max-elements",
+        type=_whole(1, 2**28, "a count of elements"),
+        default=4096,
+        metavar="N",
+        help="give up on a code whose candidates have more elements (default 4096)",
+    )
+    table_cmd.add_argument(
+        "-o", "--output", metavar="FILE", help="the CSV file (resumed if it exists)"
+    )
+    _add_progress(table_cmd)
     return parser
 
 
@@ -469,6 +497,20 @@ def _octal_classes(digits: int) -> int:
         members = ", ".join(f"{code} ({offset})" for code, offset in c.members.items())
         pre, period = ("", "") if c.period is None else (c.preperiod, c.period)
         print(f"| {c.representative} | {pre} | {period} | {c.pattern or ''} | {members} |")
+    return 0
+
+
+def _misere_table(args: argparse.Namespace) -> int:
+    from .quotient_table import misere_table, write_csv
+
+    rows = misere_table(
+        args.digits, args.max_heap, args.max_elements, path=args.output, progress=args.progress
+    )
+    if args.output is None:
+        write_csv(rows, sys.stdout, args.max_heap, args.max_elements)
+    else:
+        stable = sum(r.stable for r in rows)
+        print(f"{len(rows)} codes, {stable} stable: {args.output}")
     return 0
 
 
@@ -604,6 +646,8 @@ def _run(args: argparse.Namespace) -> int:
         return _grundy(args)
     if args.command == "octal-classes":
         return _octal_classes(args.digits)
+    if args.command == "misere-table":
+        return _misere_table(args)
     if args.command == "period":
         return _period(args)
     rules = _rules(args)

@@ -9,6 +9,7 @@ use super::convert::{self, UInt};
 use super::progress;
 use super::quotient::PyMisereQuotient;
 use crate::code::{Method, TakeAndBreak};
+use crate::misere::monoid::MAX_PRODUCT;
 use crate::misere::{genus, values};
 use crate::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::{PyDict, PyTuple};
@@ -369,10 +370,11 @@ impl PyTakeAndBreak {
     /// early once the heap-to-element map is proven periodic: then it answers for
     /// heaps of any size. The candidates it tries are kept as direct products and
     /// only their reductions get a multiplication table, so the bound is memory:
-    /// MemoryError when a candidate's elements do not fit, ValueError past 2**28 of
-    /// them (it may be infinite; the message says how far it got; ``0.35`` grows
-    /// past 4000 elements by heap 60). ``progress``: a tqdm bar;
-    /// Ctrl-C stops it. The rule keeps its computation (the one that got furthest, up
+    /// MemoryError when a candidate's elements do not fit, ValueError past
+    /// ``max_elements`` of them (at most 2**28) or a reduction past 2**15 (it may be
+    /// infinite; the message says how far it got; ``0.35`` grows past 4000 elements
+    /// by heap 60; a smaller ``max_elements`` gives up sooner). ``progress``: a tqdm
+    /// bar; Ctrl-C stops it. The rule keeps its computation (the one that got furthest, up
     /// to heap 1000; every TakeAndBreak of one code shares the rule while one is
     /// held): asked again, for fewer heaps or for more, the quotient is read off it or
     /// resumed from it, also after Ctrl-C.
@@ -381,17 +383,17 @@ impl PyTakeAndBreak {
     /// >>> q.order, len(q.p_portion), q.period
     /// (40, 9, (71, 12))
     #[pyo3(
-        signature = (max_heap = UInt(300), progress = false),
-        text_signature = "($self, max_heap=300, progress=False)"
+        signature = (max_heap = UInt(300), progress = false, max_elements = UInt(MAX_PRODUCT)),
+        text_signature = "($self, max_heap=300, progress=False, max_elements=268435456)"
     )]
     fn misere_quotient(
         &self,
         py: Python<'_>,
         max_heap: UInt<usize>,
         progress: bool,
+        max_elements: UInt<usize>,
     ) -> PyResult<PyMisereQuotient> {
-        let max_heap = max_heap.0;
-        PyMisereQuotient::compute(py, self.rule(), max_heap, progress)
+        PyMisereQuotient::compute(py, self.rule(), max_heap.0, max_elements.0, progress)
     }
 
     /// The misère Grundy values (CGSuite's ``MisereNimValue``) of heaps ``0 .. count

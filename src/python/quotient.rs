@@ -32,17 +32,18 @@ pub struct PyMisereQuotient {
 }
 
 impl PyMisereQuotient {
-    /// The quotient of `rule`'s heaps up to `max_heap`, without the GIL, with a tqdm
-    /// bar when asked.
+    /// The quotient of `rule`'s heaps up to `max_heap` (candidates of at most
+    /// `max_elements`), without the GIL, with a tqdm bar when asked.
     pub fn compute(
         py: Python<'_>,
         rule: Arc<TakeAndBreak>,
         max_heap: usize,
+        max_elements: usize,
         progress: bool,
     ) -> PyResult<Self> {
         let code = rule.code();
         let quotient = progress::run(py, progress, max_heap, "heaps", |report| {
-            misere::quotient_up_to(&rule, max_heap, misere::monoid::MAX_PRODUCT, report)
+            misere::quotient_up_to(&rule, max_heap, max_elements, report)
         })?;
         Ok(PyMisereQuotient { code, quotient })
     }

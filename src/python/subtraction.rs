@@ -87,7 +87,13 @@ impl PySubtractionGame {
                 self.0.set().max()
             ))
         })?;
-        PyMisereQuotient::compute(py, TakeAndBreak::shared(&code)?, max_heap, progress)
+        PyMisereQuotient::compute(
+            py,
+            TakeAndBreak::shared(&code)?,
+            max_heap,
+            crate::misere::monoid::MAX_PRODUCT,
+            progress,
+        )
     }
 
     /// (preperiod, period): g(n + period) == g(n) for every n >= preperiod.
