@@ -56,20 +56,23 @@ fn stop_requested() -> bool {
 #[test]
 fn a_computation_stopped_by_ctrl_c_resumes_to_the_same_quotient() {
     nimkit::interrupt::set_hook(stop_requested);
-    // 0.156 keeps 34 elements with no period in sight: each heap's check grows.
+    // 0.156 keeps 34 elements from heap 243 on and is proven periodic at heap 7658:
+    // Ctrl-C comes once heap 2000 is done (the hook is asked every 20 ms; the heaps
+    // left take a good part of a second), and the kept computation resumes.
     let code = "0.156";
+    let rule = Arc::new(TakeAndBreak::parse(code).unwrap());
     let me = std::thread::current().id();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        *STOPPED.lock().unwrap() = Some(me);
-    });
-    let stopped = kept(code, 5000);
-    stopper.join().unwrap();
+    let mut report = |heap: usize| {
+        if heap == 2000 {
+            *STOPPED.lock().unwrap() = Some(me);
+        }
+    };
+    let stopped = misere::quotient_up_to(&rule, 7000, LIMIT, &mut report);
     assert!(matches!(stopped, Err(Error::Interrupted)), "{stopped:?}");
     *STOPPED.lock().unwrap() = None;
-    for max_heap in [20, 90] {
+    for max_heap in [20, 90, 7000] {
         assert_eq!(
-            kept(code, max_heap).unwrap(),
+            misere::quotient_up_to(&rule, max_heap, LIMIT, &mut |_| {}).unwrap(),
             fresh(code, max_heap).unwrap()
         );
     }
