@@ -15,6 +15,9 @@
 //! option of `n + H` too) or `G + H'` (then `n + H'` is one); with `H` empty, (1).
 use super::bits::Bits;
 use super::monoid::Monoid;
+use crate::alloc;
+use crate::error::Result;
+use crate::interrupt::Poll;
 
 /// What the check needs of a presentation right for its heaps.
 pub struct Interpolation {
@@ -26,20 +29,27 @@ pub struct Interpolation {
 
 impl Interpolation {
     /// From the least option sets an N-check walk over every position collected.
-    pub fn new(monoid: &Monoid, p: &[bool], least: Vec<Vec<Bits>>) -> Self {
+    /// Its `size`-squared bits (128 MiB at 2**15 elements, 4 KiB a row) take time:
+    /// making them polls for Ctrl-C.
+    pub fn new(
+        monoid: &Monoid,
+        p: &[bool],
+        least: Vec<Vec<Bits>>,
+        poll: &mut Poll,
+    ) -> Result<Self> {
         let size = monoid.size();
-        let to_p = (0..size as u32)
-            .map(|x| {
-                let mut bits = Bits::new(size);
-                for (z, &y) in monoid.row(x).iter().enumerate() {
-                    if p[y as usize] {
-                        bits.insert(z as u32);
-                    }
+        let mut to_p = alloc::with_capacity(size)?;
+        for x in 0..size as u32 {
+            poll.tick()?;
+            let mut bits = Bits::new(size);
+            for (z, &y) in monoid.row(x).iter().enumerate() {
+                if p[y as usize] {
+                    bits.insert(z as u32);
                 }
-                bits
-            })
-            .collect();
-        Interpolation { least, to_p }
+            }
+            to_p.push(bits);
+        }
+        Ok(Interpolation { least, to_p })
     }
 
     /// The first element the conditions allow for a heap whose options have the
@@ -71,7 +81,7 @@ mod tests {
         heap_0.insert(0);
         // The empty position: element 1, no options; heap 1: element a, options {1}.
         let least = vec![vec![Bits::new(2)], vec![heap_0]];
-        let check = Interpolation::new(&monoid, &p, least);
+        let check = Interpolation::new(&monoid, &p, least, &mut Poll::default()).unwrap();
         // Heap 2 of Nim: options of elements {1, a}, alone an N-position. Only 1 is
         // outside P, with the empty option set below it, but an option of element 1
         // is not compatible with it (1 a is in P twice over).

@@ -81,7 +81,8 @@ impl Presentation {
                 &self.monoid,
                 &self.p,
                 checker.into_least(),
-            )),
+                poll,
+            )?),
         })
     }
 
@@ -113,8 +114,10 @@ impl Presentation {
     ) -> Result<Option<Interpolation>> {
         let mut checker = NChecker::new(&self.p, MAX_CHECK_STATES);
         self.walk(transitions).run(false, &mut checker, poll)?;
-        Ok((!checker.too_large && checker.failure.is_none())
-            .then(|| Interpolation::new(&self.monoid, &self.p, checker.into_least())))
+        if checker.too_large || checker.failure.is_some() {
+            return Ok(None);
+        }
+        Interpolation::new(&self.monoid, &self.p, checker.into_least(), poll).map(Some)
     }
 
     fn walk<'a>(&'a self, transitions: &'a [Vec<u32>]) -> Walk<'a, Monoid> {
