@@ -10,7 +10,9 @@ The analyzer prints a line at each power of two and when it finds the period: it
 time is that of the line, read as it comes, and it is stopped there. Both print
 their statistics (largest value and where, mask, rare heaps), checked equal.
 ``--quick``: the smaller sizes only. ``--moonshot``: 0.6 and Grundy's game to 2**26
-values each, nimkit alone (two cores), with their statistics.
+values each, nimkit alone (two cores), with their statistics. ``--file``: 0.6 to
+2**21 and 2**24 on two cores with the values in memory and in a memory-mapped file
+(``checkpoint=``, a temporary directory), alternating.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import nimkit as nk
@@ -37,22 +40,24 @@ QUICK = 3
 LINE = re.compile(r"n=2\^(\d+) largest G\[(\d+)\]=(\d+) rare_mask=(\w+) num_rare=(\d+)")
 
 
-def timed(code: str, log: int | None) -> tuple[float, str]:
-    """nimkit's time for the case, in this process, and what it found."""
+def timed(code: str, log: int | None, folder: str | None = None) -> tuple[float, str]:
+    """nimkit's time for the case, in this process, and what it found; with
+    ``folder``, checkpointed there (the values in a memory-mapped file)."""
     rule = nk.TakeAndBreak(code)
     start = time.perf_counter()
     if log is None:
         period = rule.period(max_heap=10**9)
         return time.perf_counter() - start, f"period {period}"
-    rule.grundy_sequence(2**log)
+    rule.grundy_sequence(2**log, checkpoint=folder, every=60)
     elapsed = time.perf_counter() - start
     s = rule.statistics(2**log)
     return elapsed, f"G[{s['largest_at']}]={s['largest']} mask {s['mask']:x} rare {s['rare']}"
 
 
-def ours(code: str, log: int | None, cores: int) -> tuple[float, str]:
+def ours(code: str, log: int | None, cores: int, folder: str | None = None) -> tuple[float, str]:
     """`timed` in a fresh process on `cores` cores (rayon's threads)."""
-    script = f"import frontier; print(*frontier.timed({code!r}, {log!r}), sep='\\n')"
+    call = f"frontier.timed({code!r}, {log!r}, {folder!r})"
+    script = f"import frontier; print(*{call}, sep='\\n')"
     env = {**os.environ, "RAYON_NUM_THREADS": str(cores)}
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run(
@@ -89,6 +94,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--moonshot", action="store_true")
+    parser.add_argument("--file", action="store_true")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}; best of {args.repeat}, alternating\n")
     print(
@@ -120,6 +126,18 @@ def main() -> None:
             f"  <!-- {best_one[1]} -->",
             flush=True,
         )
+    if args.file:
+        print("\n| game | values | in memory (2 cores) | in a mapped file | file / memory |")
+        print("|---|---|---:|---:|---:|")
+        for log in (21, 24):
+            memory, mapped = [], []
+            for _ in range(args.repeat):
+                memory.append(ours("0.6", log, 2))
+                with tempfile.TemporaryDirectory() as folder:
+                    mapped.append(ours("0.6", log, 2, folder))
+            a, b = min(memory), min(mapped)
+            assert a[1] == b[1], (a, b)
+            print(f"| 0.6 | 2**{log} | {a[0]:.1f} s | {b[0]:.1f} s | {b[0] / a[0]:.2f}x |")
     if args.moonshot:
         print(
             "\n| game | values | nimkit (2 cores) | largest at | largest | mask | rare "

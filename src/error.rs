@@ -136,6 +136,9 @@ pub enum Error {
     )]
     ClassificationRange { digits: usize, heaps: usize },
 
+    #[error("the values file {path}: {reason}")]
+    ValuesFile { path: String, reason: String },
+
     #[error("these are not this code's Grundy values: heap {heap} differs from the definition")]
     NotTheseValues { heap: usize },
 

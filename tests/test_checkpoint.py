@@ -160,3 +160,73 @@ def test_ctrl_c_checkpoints_the_step_under_way(tmp_path):
     assert 255 * 4096 < known < 511 * 4096  # inside the step: its values were kept
     values = nk.TakeAndBreak("0.6").grundy_sequence(known)
     assert meta["sha256"] == sha256(values)
+
+
+def test_a_checkpointed_run_computes_in_its_file(tmp_path):
+    rule = nk.TakeAndBreak("0.6")
+    values = rule.grundy_sequence(5000, checkpoint=tmp_path, every=0)
+    stored = tmp_path / "values.u32"
+    assert rule.values_file == stored.resolve()
+    assert isinstance(values, np.memmap)
+    assert values.dtype == np.dtype("<u4")
+    # The rule goes on computing into the file, past what the checkpoint vouches for
+    # (and past 7000 if this process knew more of 0.6 before).
+    assert rule.compute(7000) == rule.known >= 7000
+    rule.flush_values(0, 7000)
+    fresh = rule.recompute(7000, "naive")
+    assert np.array_equal(np.fromfile(stored, dtype="<u4")[:7000], fresh)
+    assert read(tmp_path)["count"] == 5000
+
+
+def test_a_period_fills_the_file(tmp_path):
+    # 0.17's period is proven within 256 heaps; the file still holds every value asked.
+    rule = nk.TakeAndBreak("0.17")
+    path = tmp_path / "values.u32"
+    rule.keep_values_in(path)
+    assert rule.compute(10_000) >= 10_000  # more if this process knew more before
+    assert rule.period() == (33, 34)
+    rule.flush_values(0, 10_000)
+    stored = np.fromfile(path, dtype="<u4")
+    assert np.array_equal(stored[:10_000], rule.recompute(10_000, "naive"))
+
+
+def test_keep_values_in_refuses_what_it_cannot_use(tmp_path):
+    rule = nk.TakeAndBreak("0.6")
+    short = tmp_path / "short.u32"
+    short.write_bytes(np.arange(2, dtype="<u4").tobytes())
+    with pytest.raises(OSError, match="holds 2 values, not 10"):
+        rule.keep_values_in(short, 10)
+    with pytest.raises(OSError, match=str(tmp_path.name)):
+        rule.keep_values_in(tmp_path, 0)  # a directory
+    other = tmp_path / "other.u32"
+    other.write_bytes(nk.TakeAndBreak("0.7").grundy_sequence(50).astype("<u4").tobytes())
+    with pytest.raises(ValueError, match="heap 1 differs from the definition"):
+        rule.keep_values_in(other, 50)
+    assert rule.values_file is None  # still in memory
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_values_past_memory_go_to_the_file(tmp_path):
+    # 2**22 values are 16 MiB of uint32: computed into the mapped file, they grow the
+    # file-backed pages, not the anonymous memory (what a run past memory would lack).
+    script = "\n".join(
+        [
+            "import sys, nimkit as nk",
+            "def anon():",
+            "    for line in open('/proc/self/status'):",
+            "        if line.startswith('RssAnon:'):",
+            "            return int(line.split()[1]) * 1024",
+            "rule = nk.TakeAndBreak('0.16')",
+            "rule.compute(1000)",
+            "before = anon()",
+            f"rule.grundy_sequence(2**22, checkpoint={str(tmp_path)!r}, every=3600)",
+            "print(anon() - before, rule.known)",
+        ]
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    grown, known = map(int, out.stdout.split())
+    assert known == 2**22
+    assert grown < 4 * 2**20  # a quarter of the values' size
+    stored = np.fromfile(tmp_path / "values.u32", dtype="<u4")
+    assert np.array_equal(stored, nk.TakeAndBreak("0.16").recompute(2**22, "auto"))

@@ -1,23 +1,24 @@
 """Grundy-sequence runs that survive a restart.
 
 ``TakeAndBreak(code).grundy_sequence(count, checkpoint="dir/")`` (and ``nimkit grundy
-CODE --count N --checkpoint dir/``) computes in steps of about ``every`` seconds and,
-after each, appends the new values to ``dir/values.u32`` (little-endian uint32, heap
-0 first: ``np.memmap(path, "<u4", "r")`` reads it) and then replaces
-``dir/checkpoint.json`` (the code, how many values are good and their SHA-256)
-atomically: written to a temporary file, flushed to disk, renamed over the old one.
-A run killed at any moment leaves the last checkpoint whole; the values file may
-hold a partial step past it, which is ignored and overwritten. A run with the same
-directory checks the SHA-256 and resumes from the values (``TakeAndBreak.resume``);
-a checkpoint of another code, or damaged, is refused with a ValueError naming it.
-Ctrl-C checkpoints the values computed so far before it stops the run.
+CODE --count N --checkpoint dir/``) computes into ``dir/values.u32`` (little-endian
+uint32, heap 0 first, memory-mapped: values past memory go to the disk, see
+``TakeAndBreak.keep_values_in``) in steps of about ``every`` seconds and, after
+each, flushes the new values to disk and replaces ``dir/checkpoint.json`` (the code,
+how many values are good and their SHA-256) atomically: written to a temporary file,
+flushed to disk, renamed over the old one. A run killed at any moment leaves the
+last checkpoint whole; the values file may hold a partial step past it, which is
+ignored and overwritten. A run with the same directory checks the SHA-256 and
+resumes from the values; a checkpoint of another code, or damaged, is refused with
+a ValueError naming it. Ctrl-C checkpoints the values computed so far before it
+stops the run. ``values(dir)`` reads them, memory-mapped.
 
 >>> import tempfile, nimkit as nk
 >>> with tempfile.TemporaryDirectory() as d:
 ...     first = nk.TakeAndBreak("0.6").grundy_sequence(5000, checkpoint=d, every=0)
 ...     again = nk.TakeAndBreak("0.6").grundy_sequence(6000, checkpoint=d)  # resumes
-...     read(d)["count"]
-6000
+...     read(d)["count"], int(values(d).max()), type(again).__name__
+(6000, 168, 'memmap')
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ META = "checkpoint.json"
 # The first step; steps then double or halve towards `every` seconds.
 FIRST_STEP = 1 << 12
 MOST_STEP = 1 << 26
+# Values hashed at a time (a run past memory is read a piece at a time).
+HASHED = 1 << 24
 
 
 def read(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -76,8 +79,8 @@ def run(
         while known < count:
             target = min(count, known + step)
             start = time.monotonic()
-            values = rule.grundy_sequence(target, progress)
-            digest = _commit(rule, folder, digest, known, values)
+            rule.compute(target, progress)
+            digest = _commit(rule, folder, digest, known, target)
             known = target
             elapsed = time.monotonic() - start
             if elapsed < every / 2:
@@ -88,20 +91,43 @@ def run(
         # The rule keeps what it computed: checkpoint that before stopping.
         reached = min(rule.known, count)
         if reached > known:
-            _commit(rule, folder, digest, known, rule.grundy_sequence(reached))
+            _commit(rule, folder, digest, known, reached)
         raise
 
 
-def _commit(rule: TakeAndBreak, folder: Path, digest: Any, known: int, values: np.ndarray) -> Any:
-    """Append ``values[known:]`` to the checkpoint in ``folder`` and describe it; the
-    new running SHA-256 (``digest`` is left as it was, for a commit cut short)."""
-    new = np.ascontiguousarray(values[known:], dtype="<u4")
-    _append(folder / VALUES, known, new)
+def values(directory: str | os.PathLike[str], count: int | None = None) -> np.memmap:
+    """The first ``count`` values of the checkpoint in ``directory`` (default: all it
+    vouches for), memory-mapped read-only as uint32."""
+    if count is None:
+        count = read(directory)["count"]
+    return np.memmap(Path(directory) / VALUES, dtype="<u4", mode="r", shape=(count,))
+
+
+def _commit(rule: TakeAndBreak, folder: Path, digest: Any, known: int, count: int) -> Any:
+    """Vouch for the first ``count`` values in ``folder`` (those past ``known`` are
+    new): flushed to disk, then described; the new running SHA-256 (``digest`` is
+    left as it was, for a commit cut short)."""
+    path = folder / VALUES
+    if rule.values_file is None or not path.samefile(rule.values_file):
+        raise ValueError(
+            f"the values of {rule.code} moved from {path} to {rule.values_file} "
+            "(another checkpointed run of the same code in this process?)"
+        )
+    rule.flush_values(known, count)
     digest = digest.copy()
-    digest.update(new.tobytes())
-    meta = {"format": FORMAT, "code": rule.code, "count": len(values), "sha256": digest.hexdigest()}
+    _hash(digest, path, known, count)
+    meta = {"format": FORMAT, "code": rule.code, "count": count, "sha256": digest.hexdigest()}
     _write_meta(folder, meta)
     return digest
+
+
+def _hash(digest: Any, path: Path, start: int, stop: int) -> None:
+    """Feed the values of heaps ``start .. stop - 1`` in ``path`` to ``digest``."""
+    if stop <= start:
+        return
+    stored = np.memmap(path, dtype="<u4", mode="r", offset=4 * start, shape=(stop - start,))
+    for at in range(0, len(stored), HASHED):
+        digest.update(stored[at : at + HASHED])
 
 
 def _resume(rule: TakeAndBreak, folder: Path) -> tuple[Any, int]:
@@ -109,27 +135,20 @@ def _resume(rule: TakeAndBreak, folder: Path) -> tuple[Any, int]:
     SHA-256 and the count."""
     meta = read(folder)
     count = meta["count"]
-    if count == 0:
-        return hashlib.sha256(), 0
-    if meta["code"] != rule.code:
-        raise ValueError(f"the checkpoint in {folder} is of code {meta['code']}, not {rule.code}")
-    values = np.fromfile(folder / VALUES, dtype="<u4", count=count)
-    digest = hashlib.sha256(values.tobytes())
-    if len(values) < count or digest.hexdigest() != meta["sha256"]:
-        raise ValueError(f"the checkpoint in {folder} is damaged: its values' SHA-256 differs")
-    rule.resume(values.astype(np.uint32, copy=False))
+    path = folder / VALUES
+    digest = hashlib.sha256()
+    if count > 0:
+        if meta["code"] != rule.code:
+            raise ValueError(
+                f"the checkpoint in {folder} is of code {meta['code']}, not {rule.code}"
+            )
+        held = path.stat().st_size // 4 if path.exists() else 0
+        if held >= count:
+            _hash(digest, path, 0, count)
+        if held < count or digest.hexdigest() != meta["sha256"]:
+            raise ValueError(f"the checkpoint in {folder} is damaged: its values' SHA-256 differs")
+    rule.keep_values_in(path, count)
     return digest, count
-
-
-def _append(path: Path, known: int, new: np.ndarray) -> None:
-    """Write ``new`` after the first ``known`` values of ``path`` (dropping whatever
-    a killed run left past them), flushed to disk."""
-    with open(path, "r+b" if path.exists() else "wb") as f:
-        f.seek(known * 4)
-        f.write(new.tobytes())
-        f.truncate()
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def _write_meta(folder: Path, meta: dict[str, Any]) -> None:

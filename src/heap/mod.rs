@@ -6,12 +6,14 @@
 //! - `subtraction`: take exactly one element of a finite set.
 //! - `code`: take-and-break codes (octal and hexadecimal), where a move may split a
 //!   heap; `sparse` computes their Grundy values by the sparse-space method and
-//!   `periodic` finds and proves the periods of value sequences.
+//!   `periodic` finds and proves the periods of value sequences; `store` holds
+//!   them, in memory or in a memory-mapped file.
 pub mod code;
 pub mod limit;
 pub mod nim;
 pub mod periodic;
 pub mod sparse;
+pub mod store;
 pub mod subtraction;
 
 use std::sync::Arc;

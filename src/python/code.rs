@@ -3,6 +3,7 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::convert::{self, UInt};
@@ -152,9 +153,11 @@ impl PyTakeAndBreak {
     /// what was computed.
     ///
     /// With ``checkpoint`` (a directory), a long run survives a restart: the values
-    /// and their SHA-256 are written there about every ``every`` seconds, atomically,
-    /// and a run with the same directory resumes from them (see
-    /// ``nimkit.checkpoint``).
+    /// are computed into a memory-mapped file there (``keep_values_in``), their
+    /// SHA-256 written about every ``every`` seconds, atomically, and a run with the
+    /// same directory resumes from them (see ``nimkit.checkpoint``). The values are
+    /// then returned as that file, memory-mapped read-only (uint32): a run past
+    /// memory returns without a copy.
     ///
     /// >>> TakeAndBreak("0.77").grundy_sequence(8)
     /// array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
@@ -170,8 +173,11 @@ impl PyTakeAndBreak {
         let count = count.0;
         check_count(count)?;
         if let Some(directory) = checkpoint {
-            let run = py.import("nimkit.checkpoint")?.getattr("run")?;
-            run.call1((slf, count, progress, directory, every))?;
+            let module = py.import("nimkit.checkpoint")?;
+            module
+                .getattr("run")?
+                .call1((slf, count, progress, directory, every))?;
+            return module.getattr("values")?.call1((directory, count));
         }
         let rule = &slf.borrow().0;
         compute(
@@ -192,6 +198,49 @@ impl PyTakeAndBreak {
         let values = values.as_slice()?;
         let rule = &self.0;
         Ok(py.detach(|| rule.resume(values))?)
+    }
+
+    /// Compute the values of heaps ``0 .. count - 1`` without returning them (they
+    /// stay in the rule, or in its file: see ``keep_values_in``); how many are
+    /// computed (``known``). ``progress`` and Ctrl-C as for ``grundy_sequence``.
+    ///
+    /// >>> TakeAndBreak("0.6").compute(1000)
+    /// 1000
+    #[pyo3(signature = (count, progress = false))]
+    fn compute(&self, py: Python<'_>, count: UInt<usize>, progress: bool) -> PyResult<usize> {
+        check_count(count.0)?;
+        compute(py, &self.0, count.0, progress, "Grundy values")?;
+        Ok(self.0.known())
+    }
+
+    /// Keep this code's values in the file ``path`` (little-endian uint32, heap 0
+    /// first), memory-mapped, rather than in memory: computations write there, and
+    /// values past memory go to the disk through the page cache. The file's first
+    /// ``count`` values are taken as this code's (the first 1000 are checked against
+    /// the definition: ValueError naming the first that differs; check the rest
+    /// yourself, as ``nimkit.checkpoint`` does by SHA-256), what it holds past them
+    /// is dropped, and the values known past them are written there. Nothing changes
+    /// when the values are in that file already. OSError when the file cannot be
+    /// used. Every ``TakeAndBreak`` of this code in the process shares the file; it
+    /// must not be shortened by another program while they use it.
+    #[pyo3(signature = (path, count = UInt(0)), text_signature = "($self, path, count=0)")]
+    fn keep_values_in(&self, py: Python<'_>, path: PathBuf, count: UInt<usize>) -> PyResult<()> {
+        let rule = &self.0;
+        Ok(py.detach(|| rule.keep_in_file(&path, count.0))?)
+    }
+
+    /// The file the values are kept in (``keep_values_in``), or None when they are in
+    /// memory.
+    #[getter]
+    fn values_file(&self) -> Option<PathBuf> {
+        self.0.values_file()
+    }
+
+    /// Write the values of heaps ``start .. stop - 1`` kept in a file to the disk
+    /// (``fsync``); nothing for values in memory.
+    fn flush_values(&self, py: Python<'_>, start: UInt<usize>, stop: UInt<usize>) -> PyResult<()> {
+        let rule = &self.0;
+        Ok(py.detach(|| rule.flush_values(start.0, stop.0))?)
     }
 
     /// ``(preperiod, period)`` once proven by the values of heaps up to ``max_heap``

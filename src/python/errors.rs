@@ -1,6 +1,8 @@
 //! The core's errors, mapped once to Python exceptions.
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError, PyZeroDivisionError};
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError, PyZeroDivisionError,
+};
 use pyo3::PyErr;
 
 use crate::error::Error;
@@ -22,6 +24,8 @@ impl From<Error> for PyErr {
         }
         if let Error::OutOfMemory { .. } = err {
             PyMemoryError::new_err(err.to_string())
+        } else if let Error::ValuesFile { .. } = err {
+            PyOSError::new_err(err.to_string())
         } else if let Error::NoInverse { .. } = err {
             PyZeroDivisionError::new_err(err.to_string())
         } else if err == Error::Interrupted {

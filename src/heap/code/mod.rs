@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, Weak};
 
 use super::periodic::Periodic;
 use super::sparse::{Moves, SparseSpace};
+use super::store::Store;
 use crate::error::{Error, Result};
 
 /// The most digits after the point (the largest take is one less).
@@ -88,7 +89,7 @@ pub enum Method {
 /// The values computed so far and the state of their computation.
 #[derive(Debug)]
 struct Sequence {
-    values: Vec<u32>,
+    values: Store,
     /// The sparse-space method, for codes that leave at most two heaps and split.
     sparse: Option<SparseSpace>,
     /// When to look for a period next (a count of values).
@@ -158,7 +159,7 @@ impl TakeAndBreak {
             digits,
             distinct,
             sequence: RwLock::new(Sequence {
-                values: vec![0],
+                values: Store::from_vec(vec![0]),
                 sparse: None,
                 next_check: 256,
                 seeks_period: true,
@@ -178,7 +179,7 @@ impl TakeAndBreak {
             digits: self.digits.clone(),
             distinct: self.distinct,
             sequence: RwLock::new(Sequence {
-                values: vec![0],
+                values: Store::from_vec(vec![0]),
                 sparse: None,
                 next_check: usize::MAX,
                 seeks_period: false,

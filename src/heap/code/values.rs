@@ -1,18 +1,48 @@
 //! A code's Grundy values: computed on demand (the definition, or the sparse-space
 //! method), cached in the rule, checked for a period as they grow, and read off the
 //! period once it is proven.
+use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
+use std::time::Instant;
 
 use super::{Method, Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
 use crate::alloc;
 use crate::error::{Error, Result};
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
 use crate::heap::sparse::{self, with_helper, Helper};
+use crate::heap::store::Store;
 use crate::heap::HeapMove;
 use crate::interrupt::Poll;
 
 /// Runs of at least this many values get a second thread (`sparse::with_helper`).
 const HELPED_RUN: usize = 1 << 16;
+
+/// What a computation reports and polls with as it goes, and the mex's scratch.
+struct Ticks<'a> {
+    report: &'a mut dyn FnMut(usize),
+    reported: Instant,
+    poll: Poll,
+    seen: Vec<u64>,
+}
+
+impl Sequence {
+    /// The values were replaced or extended from outside: the sparse space counts
+    /// them, and a period is looked for at the next computation.
+    fn replayed(&mut self) {
+        if let Some(sparse) = &mut self.sparse {
+            sparse.replay(&self.values);
+        }
+        self.next_check = self.next_check.min(self.values.len());
+    }
+}
+
+/// Whether two paths name one file (a path that cannot be resolved names none).
+fn is_same_file(a: &Path, b: &Path) -> bool {
+    matches!(
+        (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+        (Ok(a), Ok(b)) if a == b
+    )
+}
 
 impl TakeAndBreak {
     /// Whether values come from the sparse-space method (`sparse_space`) rather than
@@ -156,13 +186,7 @@ impl TakeAndBreak {
     /// checked against the definition, and `Error::NotTheseValues` names the first
     /// heap that differs. Memory is reserved fallibly.
     pub fn resume(&self, values: &[u32]) -> Result<()> {
-        let check = values.len().min(1000);
-        let fresh = self.fresh(Method::Naive);
-        fresh.compute(check, &mut |_| {})?;
-        let expected = fresh.values_as::<u32>(check)?;
-        if let Some(heap) = (0..check).find(|&n| expected[n] != values[n]) {
-            return Err(Error::NotTheseValues { heap });
-        }
+        self.check_first(values)?;
         let mut guard = self
             .sequence
             .write()
@@ -172,14 +196,61 @@ impl TakeAndBreak {
             return Ok(());
         }
         let known = sequence.values.len();
-        alloc::grow_by(&mut sequence.values, values.len() - known)?;
-        sequence.values.extend_from_slice(&values[known..]);
-        if let Some(sparse) = &mut sequence.sparse {
-            sparse.replay(&sequence.values);
-        }
-        // Look for a period at the next computation.
-        sequence.next_check = sequence.next_check.min(values.len());
+        sequence.values.extend_from_slice(&values[known..])?;
+        sequence.replayed();
         Ok(())
+    }
+
+    /// `Error::NotTheseValues` unless the first of `values` (up to 1000) are this
+    /// code's, by the definition.
+    fn check_first(&self, values: &[u32]) -> Result<()> {
+        let check = values.len().min(1000);
+        let fresh = self.fresh(Method::Naive);
+        fresh.compute(check, &mut |_| {})?;
+        let expected = fresh.values_as::<u32>(check)?;
+        match (0..check).find(|&n| expected[n] != values[n]) {
+            Some(heap) => Err(Error::NotTheseValues { heap }),
+            None => Ok(()),
+        }
+    }
+
+    /// Keep the values in the file at `path` (little-endian uint32, memory-mapped),
+    /// taking its first `count` as this code's (checked as `resume` does) and
+    /// writing there the values known past them; what the file holds past them is
+    /// dropped. Computations then write to the file: values past memory go to the
+    /// disk. Nothing changes when the values are in that file already.
+    pub fn keep_in_file(&self, path: &Path, count: usize) -> Result<()> {
+        let mut guard = self
+            .sequence
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let sequence = &mut *guard;
+        if sequence
+            .values
+            .path()
+            .is_some_and(|kept| is_same_file(kept, path))
+        {
+            return Ok(());
+        }
+        let mut store = Store::file(path, count)?;
+        self.check_first(&store)?;
+        let known = sequence.values.len();
+        if known > count {
+            store.extend_from_slice(&sequence.values[count..])?;
+        }
+        sequence.values = store;
+        sequence.replayed();
+        Ok(())
+    }
+
+    /// The file the values are kept in (`keep_in_file`), if any.
+    pub fn values_file(&self) -> Option<PathBuf> {
+        self.read().values.path().map(Path::to_path_buf)
+    }
+
+    /// Write the values of heaps `start..stop` kept in a file to the disk.
+    pub fn flush_values(&self, start: usize, stop: usize) -> Result<()> {
+        self.read().values.flush(start, stop)
     }
 
     /// How many values are computed (a periodic rule knows every other one too).
@@ -261,7 +332,8 @@ impl TakeAndBreak {
     }
 
     /// Compute values until `len` are known or a period is proven, looking for one
-    /// at checkpoints (doubling counts, or the count a candidate period needs).
+    /// at checkpoints (doubling counts, or the count a candidate period needs). Values
+    /// kept in a file are all written there, from the period once it is proven.
     fn grow(&self, len: usize, report: &mut dyn FnMut(usize)) -> Result<()> {
         let mut guard = self
             .sequence
@@ -270,54 +342,71 @@ impl TakeAndBreak {
         let sequence = &mut *guard;
         // A second thread for long sparse-space runs, where rayon has two.
         let long = len.saturating_sub(sequence.values.len()) >= HELPED_RUN;
-        match &mut sequence.sparse {
-            Some(sparse) if long && rayon::current_num_threads() > 1 => {
-                let mut mirror = sparse.take_mirror();
-                let grown = with_helper(&mut mirror, |helper| {
-                    self.grow_with(sequence, len, report, Some(helper))
-                });
-                if let Some(sparse) = &mut sequence.sparse {
-                    sparse.put_mirror(mirror);
-                }
-                grown
-            }
-            _ => self.grow_with(sequence, len, report, None),
-        }
-    }
-
-    fn grow_with(
-        &self,
-        sequence: &mut Sequence,
-        len: usize,
-        report: &mut dyn FnMut(usize),
-        helper: Option<&Helper>,
-    ) -> Result<()> {
-        let mut seen = Vec::new();
-        let mut poll = Poll::default();
-        let mut reported = std::time::Instant::now();
+        let helped = long && sequence.sparse.is_some() && rayon::current_num_threads() > 1;
+        let mut ticks = Ticks {
+            report,
+            reported: Instant::now(),
+            poll: Poll::default(),
+            seen: Vec::new(),
+        };
         while sequence.values.len() < len && self.periodic.get().is_none() {
             let stop = len.min(sequence.next_check);
-            let more = stop.saturating_sub(sequence.values.len());
-            alloc::grow_by(&mut sequence.values, more)?;
-            while sequence.values.len() < stop {
-                poll.tick()?;
-                match &mut sequence.sparse {
-                    Some(sparse) => sparse.extend(&mut sequence.values, stop, helper),
-                    None => {
-                        let v = self.mex(&sequence.values, &mut seen, &mut poll)?;
-                        sequence.values.push(v);
-                    }
-                }
-                if reported.elapsed().as_millis() >= 100 {
-                    report(sequence.values.len());
-                    reported = std::time::Instant::now();
-                }
+            sequence.values.reserve(stop)?;
+            if helped {
+                let prefix = sequence.values.prefix();
+                // SAFETY: the room for `stop` values is reserved, and `run` only
+                // appends; a job's values are written before it is posted
+                // (`SparseSpace::extend`).
+                unsafe {
+                    with_helper(prefix, |helper| {
+                        self.run(sequence, stop, &mut ticks, Some(helper))
+                    })
+                }?;
+            } else {
+                self.run(sequence, stop, &mut ticks, None)?;
             }
             if sequence.values.len() >= sequence.next_check {
                 sequence.next_check = self.check_period(&sequence.values);
             }
         }
-        report(sequence.values.len());
+        if let Some(periodic) = self
+            .periodic
+            .get()
+            .filter(|_| sequence.values.path().is_some())
+        {
+            let values = &mut sequence.values;
+            values.reserve(len)?;
+            while values.len() < len {
+                ticks.poll.tick()?;
+                values.push(periodic.value(values.len() as u64));
+            }
+        }
+        (ticks.report)(sequence.values.len());
+        Ok(())
+    }
+
+    /// Compute the values of heaps up to `stop` (the room is reserved).
+    fn run(
+        &self,
+        sequence: &mut Sequence,
+        stop: usize,
+        ticks: &mut Ticks<'_>,
+        helper: Option<&Helper>,
+    ) -> Result<()> {
+        while sequence.values.len() < stop {
+            ticks.poll.tick()?;
+            match &mut sequence.sparse {
+                Some(sparse) => sparse.extend(&mut sequence.values, stop, helper),
+                None => {
+                    let v = self.mex(&sequence.values, &mut ticks.seen, &mut ticks.poll)?;
+                    sequence.values.push(v);
+                }
+            }
+            if ticks.reported.elapsed().as_millis() >= 100 {
+                (ticks.report)(sequence.values.len());
+                ticks.reported = Instant::now();
+            }
+        }
         Ok(())
     }
 
@@ -414,7 +503,16 @@ pub struct Statistics {
 impl TakeAndBreak {
     /// The statistics of heaps `0..count`; `compute(count)` first.
     pub fn statistics(&self, count: usize) -> Result<Statistics> {
-        let values = self.values_as::<u32>(count)?;
+        // Values past memory are read where they are; a period's are written out.
+        let sequence = self.read();
+        let copied;
+        let values = match self.periodic.get() {
+            Some(_) if sequence.values.len() < count => {
+                copied = self.values_as::<u32>(count)?;
+                &copied[..]
+            }
+            _ => &sequence.values[..count],
+        };
         // The first heap with the largest value.
         let (largest_at, largest) =
             values.iter().enumerate().fold(
@@ -423,7 +521,7 @@ impl TakeAndBreak {
             );
         let sparse = self
             .uses_sparse_space()
-            .then(|| sparse::published_space(&values, &self.moves()));
+            .then(|| sparse::published_space(values, &self.moves()));
         Ok(Statistics {
             count,
             largest,

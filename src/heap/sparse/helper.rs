@@ -1,7 +1,7 @@
 //! The second thread of the sparse-space method: it fills the next block of heaps
 //! (`Block::fill`, the splits with a far rare part) while the first computes the
-//! values of the current one, from its own copy of the values (the first appends to
-//! its vector meanwhile). A handoff a block, of a few dozen heaps: the threads wait
+//! values of the current one, reading the values already computed where they are (a
+//! `Prefix` of the store the first appends to meanwhile). A handoff a block, of a few dozen heaps: the threads wait
 //! for each other by spinning, then yielding; the second parks when not asked for a
 //! while, and quits when the computation ends, whichever way it ends.
 
@@ -11,20 +11,20 @@ use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use super::block::Block;
+use crate::heap::store::Prefix;
 
-/// One block for the second thread: the values to append to its copy first, and
-/// what `Block::fill` needs. `failed`: no memory for the copy.
+/// One block for the second thread: what `Block::fill` needs, with the values of
+/// heaps `0..known` (all written before the job is posted).
 #[derive(Debug, Default)]
 pub struct Job {
     pub block: Block,
     pub start: usize,
-    pub values: Vec<u32>,
+    pub known: usize,
     pub rare: Vec<usize>,
     pub splits: Vec<usize>,
     pub distinct: bool,
     pub stride: usize,
     pub generation: u64,
-    pub failed: bool,
 }
 
 const IDLE: u8 = 0;
@@ -76,19 +76,23 @@ impl Helper {
     }
 }
 
-/// Run `body` with a second thread serving it, with `mirror` as the second thread's
-/// copy of the values (kept for the next run).
-pub fn with_helper<R>(mirror: &mut Vec<u32>, body: impl FnOnce(&Helper) -> R) -> R {
+/// Run `body` with a second thread serving it, reading the values through `values`.
+///
+/// # Safety
+/// The store of `values` appends but does not move its room until `body` returns,
+/// and every job's `known` values are written before it is posted.
+pub unsafe fn with_helper<R>(values: Prefix, body: impl FnOnce(&Helper) -> R) -> R {
     let helper = Helper {
         state: AtomicU8::new(IDLE),
         job: Mutex::new(Job::default()),
         thread: OnceLock::new(),
     };
+    let helper = &helper;
     std::thread::scope(|scope| {
-        let server = scope.spawn(|| serve(&helper, mirror));
+        let server = scope.spawn(move || serve(helper, values));
         let _ = helper.thread.set(server.thread().clone());
-        let _quit = Quit(&helper);
-        body(&helper)
+        let _quit = Quit(helper);
+        body(helper)
     })
 }
 
@@ -103,7 +107,7 @@ impl Drop for Quit<'_> {
     }
 }
 
-fn serve(helper: &Helper, mirror: &mut Vec<u32>) {
+fn serve(helper: &Helper, values: Prefix) {
     loop {
         // Idle, or done with a job not yet taken back.
         if wait_while(&helper.state, |s| s == IDLE || s == DONE, true) == QUIT {
@@ -114,13 +118,11 @@ fn serve(helper: &Helper, mirror: &mut Vec<u32>) {
             return;
         }
         let job = &mut *job;
-        job.failed = mirror.try_reserve(job.values.len()).is_err();
-        if !job.failed {
-            mirror.extend_from_slice(&job.values);
-            let (splits, rare) = (&job.splits, &job.rare);
-            job.block
-                .fill(mirror, job.start, rare, splits, job.distinct, job.stride);
-        }
+        // SAFETY: `with_helper`'s promise; the mutex orders the writes before this.
+        let known = unsafe { values.values(job.known) };
+        let (splits, rare) = (&job.splits, &job.rare);
+        job.block
+            .fill(known, job.start, rare, splits, job.distinct, job.stride);
         // Only a job left posted turns done: a quit is not overwritten.
         let _ = helper
             .state

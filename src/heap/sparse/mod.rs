@@ -21,6 +21,8 @@ mod simd;
 
 use block::Block;
 use helper::Pace;
+
+use super::store::Store;
 pub use helper::{with_helper, Helper};
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
@@ -54,10 +56,7 @@ pub struct SparseSpace {
     odd: Vec<bool>,
     /// The options of the heaps of a block through splits with a far rare part.
     block: Block,
-    /// The second thread's copy of the values between runs, how many values it
-    /// holds or is sent, and whether there was no memory for it.
-    mirror: Vec<u32>,
-    mirrored: usize,
+    /// There was no memory for a job of the second thread.
     refused: bool,
     /// One thread or two.
     pace: Pace,
@@ -85,8 +84,6 @@ impl SparseSpace {
             bits: 1,
             odd: Vec::new(),
             block: Block::default(),
-            mirror: Vec::new(),
-            mirrored: 0,
             refused: false,
             pace: Pace::default(),
             generation: 0,
@@ -132,10 +129,10 @@ impl SparseSpace {
     }
 
     /// Append the values of the heaps from `values.len()` to `stop` or to the end of
-    /// the block, whichever comes first (at least one). With a `helper` and enough
-    /// splits with a far rare part to share, the second thread fills the next block
-    /// meanwhile.
-    pub fn extend(&mut self, values: &mut Vec<u32>, stop: usize, helper: Option<&Helper>) {
+    /// the block, whichever comes first (at least one; the room is reserved). With a
+    /// `helper` and enough splits with a far rare part to share, the second thread
+    /// fills the next block meanwhile.
+    pub fn extend(&mut self, values: &mut Store, stop: usize, helper: Option<&Helper>) {
         let n = values.len();
         if !self.block.holds(n) && !self.take_ahead(n, helper) {
             let (splits, distinct) = (&self.moves.split, self.moves.distinct);
@@ -149,16 +146,11 @@ impl SparseSpace {
         }
         match helper {
             Some(helper) if end == next && self.second_thread_pays() && !helper.busy() => {
-                let sent = self.mirrored;
                 let posted = helper.post(|job| {
-                    // The first job carries every value so far: reserved fallibly.
-                    job.values.clear();
                     job.rare.clear();
-                    let room = job.values.try_reserve(n - sent).is_ok()
-                        && job.rare.try_reserve(self.rare.len()).is_ok();
+                    let room = job.rare.try_reserve(self.rare.len()).is_ok();
                     if room {
-                        job.start = next;
-                        job.values.extend_from_slice(&values[sent..]);
+                        (job.start, job.known) = (next, n);
                         job.rare.extend_from_slice(&self.rare);
                         job.splits.clone_from(&self.moves.split);
                         (job.distinct, job.stride) = (self.moves.distinct, self.odd.len());
@@ -166,9 +158,7 @@ impl SparseSpace {
                     }
                     room
                 });
-                if posted {
-                    self.mirrored = n;
-                } else {
+                if !posted {
                     // No memory for the second thread's share: one thread from now on.
                     self.refused = true;
                 }
@@ -189,11 +179,7 @@ impl SparseSpace {
         };
         let generation = self.generation;
         helper.finish(|job| {
-            if job.failed {
-                // No memory for the second thread's copy of the values.
-                self.refused = true;
-            }
-            let good = !job.failed && job.generation == generation && job.block.start == n;
+            let good = job.generation == generation && job.block.start == n;
             if good {
                 std::mem::swap(&mut self.block, &mut job.block);
             }
@@ -205,19 +191,6 @@ impl SparseSpace {
     fn second_thread_pays(&self) -> bool {
         const PAIRS_A_HEAP: usize = 256;
         !self.refused && self.pace.two() && self.rare.len() * self.moves.split.len() >= PAIRS_A_HEAP
-    }
-
-    /// The second thread's copy of the values, for a run (`with_helper`).
-    pub fn take_mirror(&mut self) -> Vec<u32> {
-        let mirror = std::mem::take(&mut self.mirror);
-        self.mirrored = mirror.len();
-        mirror
-    }
-
-    /// Keep the copy for the next run.
-    pub fn put_mirror(&mut self, mirror: Vec<u32>) {
-        self.mirrored = mirror.len();
-        self.mirror = mirror;
     }
 
     /// The value of heap `values.len()`, whose row the block holds.
