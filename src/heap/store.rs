@@ -14,6 +14,7 @@ use memmap2::MmapMut;
 
 use crate::alloc;
 use crate::error::{Error, Result};
+use crate::interrupt::Poll;
 
 /// The values of heaps `0..len` and room for `capacity`, read and written through
 /// `ptr` alone (so that a `Prefix` read by another thread is never covered by a
@@ -173,11 +174,16 @@ impl Store {
         self.len += 1;
     }
 
-    /// Append `values`, reserving room for them.
+    /// Append `values`, reserving room for them (a piece at a time, polling for
+    /// Ctrl-C between pieces: billions of values take seconds).
     pub fn extend_from_slice(&mut self, values: &[u32]) -> Result<()> {
         self.reserve(self.len + values.len())?;
-        for &v in values {
-            self.push(v);
+        let mut poll = Poll::default();
+        for piece in values.chunks(1 << 16) {
+            poll.tick()?;
+            for &v in piece {
+                self.push(v);
+            }
         }
         Ok(())
     }
