@@ -139,6 +139,12 @@ pub enum Error {
     #[error("the values file {path}: {reason}")]
     ValuesFile { path: String, reason: String },
 
+    #[error(
+        "the values file {path} must end in .u8, .u16 or .u32: its extension names the \
+         width of its values"
+    )]
+    ValuesFileName { path: String },
+
     #[error("these are not this code's Grundy values: heap {heap} differs from the definition")]
     NotTheseValues { heap: usize },
 

@@ -3,6 +3,8 @@
 use nimkit::code::{Method, TakeAndBreak};
 use nimkit::heap::periodic::{period_search, PeriodSearch};
 use nimkit::heap::sparse::SparseSpace;
+use nimkit::heap::store::Store;
+use nimkit::heap::width::Width;
 use proptest::prelude::*;
 
 /// Values by the definition alone, written here independently of the crate.
@@ -35,14 +37,16 @@ fn naive_values(code: &TakeAndBreak, count: usize) -> Vec<u32> {
     values
 }
 
+/// The sparse-space method on one thread, the values stored as u32 throughout.
 fn sparse_values(code: &TakeAndBreak, count: usize) -> Vec<u32> {
     let mut space = SparseSpace::new(code.moves());
-    let mut values = vec![0];
+    let mut values = Store::from_values(&[0]);
+    values.widen(Width::U32).unwrap();
+    values.reserve(count).unwrap();
     while values.len() < count {
-        let v = space.next(&values);
-        values.push(v);
+        assert_eq!(space.extend::<u32>(&mut values, count, None), None);
     }
-    values
+    values.slice::<u32>().to_vec()
 }
 
 /// A long run (two threads where rayon has them: `sparse::with_helper`, the next
@@ -82,6 +86,21 @@ proptest! {
     fn sparse_space_equals_definition(code in octal_code()) {
         let rule = TakeAndBreak::parse(&code).unwrap();
         prop_assert_eq!(sparse_values(&rule, 3000), naive_values(&rule, 3000), "{}", code);
+    }
+
+    /// A computation resumed from the first `known` values (a checkpoint) goes on to
+    /// the definition's values, heap 0 alone included (which a split never uses:
+    /// `4!.0` splits without taking).
+    #[test]
+    fn resumed_values_go_on_as_the_definition(
+        code in octal_code(),
+        known in prop_oneof![1usize..8, 8usize..600],
+    ) {
+        let expected = naive_values(&TakeAndBreak::parse(&code).unwrap(), 3000);
+        let rule = TakeAndBreak::parse(&code).unwrap().fresh(Method::Auto);
+        rule.resume(&expected[..known]).unwrap();
+        rule.compute(3000, &mut |_| {}).unwrap();
+        prop_assert_eq!(rule.values_as::<u32>(3000).unwrap(), expected, "{}", code);
     }
 }
 

@@ -15,6 +15,7 @@ pub mod periodic;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
+pub mod width;
 
 use std::sync::Arc;
 

@@ -61,7 +61,7 @@ pub enum PeriodSearch {
 /// period that repeats over a long stretch without proof yet (its multiples repeat
 /// too, and each would cost a walk over the stretch): a later search, with the
 /// values that period needs, looks at every period again.
-pub fn period_search(values: &[u32], t: usize, bound: usize) -> PeriodSearch {
+pub fn period_search<V: PartialEq>(values: &[V], t: usize, bound: usize) -> PeriodSearch {
     let len = values.len();
     for p in 1..len {
         if bound * (1 + p) + t > len {

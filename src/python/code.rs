@@ -156,8 +156,8 @@ impl PyTakeAndBreak {
     /// are computed into a memory-mapped file there (``keep_values_in``), their
     /// SHA-256 written about every ``every`` seconds, atomically, and a run with the
     /// same directory resumes from them (see ``nimkit.checkpoint``). The values are
-    /// then returned as that file, memory-mapped read-only (uint32): a run past
-    /// memory returns without a copy.
+    /// then returned as that file, memory-mapped read-only (in the narrowest dtype,
+    /// as computed): a run past memory returns without a copy.
     ///
     /// >>> TakeAndBreak("0.77").grundy_sequence(8)
     /// array([0, 1, 2, 3, 1, 4, 3, 2], dtype=uint8)
@@ -213,16 +213,29 @@ impl PyTakeAndBreak {
         Ok(self.0.known())
     }
 
-    /// Keep this code's values in the file ``path`` (little-endian uint32, heap 0
-    /// first), memory-mapped, rather than in memory: computations write there, and
-    /// values past memory go to the disk through the page cache. The file's first
-    /// ``count`` values are taken as this code's (the first 1000 are checked against
-    /// the definition: ValueError naming the first that differs; check the rest
-    /// yourself, as ``nimkit.checkpoint`` does by SHA-256), what it holds past them
-    /// is dropped, and the values known past them are written there. Nothing changes
-    /// when the values are in that file already. OSError when the file cannot be
-    /// used. Every ``TakeAndBreak`` of this code in the process shares the file; it
-    /// must not be shortened by another program while they use it.
+    /// Keep this code's values in the file ``path`` (little-endian, heap 0 first;
+    /// its extension ``.u8``, ``.u16`` or ``.u32`` names the dtype), memory-mapped,
+    /// rather than in memory: computations write there, and values past memory go to
+    /// the disk through the page cache. Values are kept in the narrowest dtype that
+    /// holds them all, as in memory: once one is too large for the file's, they
+    /// move to a new file named by the wider dtype next to it (``values_file``; the
+    /// narrower file is left as it was). The file's first ``count`` values are taken
+    /// as this code's (the first 1000 are checked against the definition: ValueError
+    /// naming the first that differs; check the rest yourself, as
+    /// ``nimkit.checkpoint`` does by SHA-256), what it holds past them is dropped,
+    /// and the values known past them are written there. Nothing changes when the
+    /// values are in that file already. OSError when the file cannot be used,
+    /// ValueError for another extension. Every ``TakeAndBreak`` of this code in the
+    /// process shares the file; it must not be shortened by another program while
+    /// they use it.
+    ///
+    /// >>> import tempfile, pathlib
+    /// >>> with tempfile.TemporaryDirectory() as d:
+    /// ...     rule = TakeAndBreak("0.6")  # its values pass 255 at heap 10344
+    /// ...     rule.keep_values_in(pathlib.Path(d) / "values.u8")
+    /// ...     _ = rule.compute(12000)
+    /// ...     rule.values_file.name, sorted(p.name for p in pathlib.Path(d).iterdir())
+    /// ('values.u16', ['values.u16', 'values.u8'])
     #[pyo3(signature = (path, count = UInt(0)), text_signature = "($self, path, count=0)")]
     fn keep_values_in(&self, py: Python<'_>, path: PathBuf, count: UInt<usize>) -> PyResult<()> {
         let rule = &self.0;

@@ -159,7 +159,7 @@ impl TakeAndBreak {
             digits,
             distinct,
             sequence: RwLock::new(Sequence {
-                values: Store::from_vec(vec![0]),
+                values: Store::from_values(&[0]),
                 sparse: None,
                 next_check: 256,
                 seeks_period: true,
@@ -179,7 +179,7 @@ impl TakeAndBreak {
             digits: self.digits.clone(),
             distinct: self.distinct,
             sequence: RwLock::new(Sequence {
-                values: Store::from_vec(vec![0]),
+                values: Store::from_values(&[0]),
                 sparse: None,
                 next_check: usize::MAX,
                 seeks_period: false,

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
 use crate::heap::sparse::{self, with_helper, Helper};
 use crate::heap::store::Store;
+use crate::heap::width::{Value, Width};
 use crate::heap::HeapMove;
 use crate::interrupt::Poll;
 
@@ -66,14 +67,14 @@ impl TakeAndBreak {
         if let Some(periodic) = self.periodic.get() {
             return periodic.value(n);
         }
-        if let Some(&v) = self.read().values.get(n as usize) {
+        if let Some(v) = self.read().values.get(n as usize) {
             return v;
         }
         // Callers bound this work with `ensure` first, which polls for Ctrl-C.
         let _ = self.grow(n as usize + 1, &mut |_| {});
         match self.periodic.get() {
             Some(periodic) => periodic.value(n),
-            None => self.read().values[n as usize],
+            None => self.read().values.get(n as usize).expect("computed"),
         }
     }
 
@@ -186,7 +187,7 @@ impl TakeAndBreak {
     /// checked against the definition, and `Error::NotTheseValues` names the first
     /// heap that differs. Memory is reserved fallibly.
     pub fn resume(&self, values: &[u32]) -> Result<()> {
-        self.check_first(values)?;
+        self.check_first(&values[..values.len().min(1000)])?;
         let mut guard = self
             .sequence
             .write()
@@ -201,10 +202,10 @@ impl TakeAndBreak {
         Ok(())
     }
 
-    /// `Error::NotTheseValues` unless the first of `values` (up to 1000) are this
-    /// code's, by the definition.
+    /// `Error::NotTheseValues` unless `values` are this code's first ones, by the
+    /// definition.
     fn check_first(&self, values: &[u32]) -> Result<()> {
-        let check = values.len().min(1000);
+        let check = values.len();
         let fresh = self.fresh(Method::Naive);
         fresh.compute(check, &mut |_| {})?;
         let expected = fresh.values_as::<u32>(check)?;
@@ -214,11 +215,13 @@ impl TakeAndBreak {
         }
     }
 
-    /// Keep the values in the file at `path` (little-endian uint32, memory-mapped),
-    /// taking its first `count` as this code's (checked as `resume` does) and
-    /// writing there the values known past them; what the file holds past them is
-    /// dropped. Computations then write to the file: values past memory go to the
-    /// disk. Nothing changes when the values are in that file already.
+    /// Keep the values in the file at `path` (little-endian, memory-mapped, its
+    /// extension `.u8`, `.u16` or `.u32` the width), taking its first `count` as this
+    /// code's (checked as `resume` does) and writing there the values known past
+    /// them; what the file holds past them is dropped. Computations then write to
+    /// the file: values past memory go to the disk. Values too wide for it go to a
+    /// new file named by their width next to it (`values_file`). Nothing changes
+    /// when the values are in that file already.
     pub fn keep_in_file(&self, path: &Path, count: usize) -> Result<()> {
         let mut guard = self
             .sequence
@@ -233,10 +236,12 @@ impl TakeAndBreak {
             return Ok(());
         }
         let mut store = Store::file(path, count)?;
-        self.check_first(&store)?;
-        let known = sequence.values.len();
-        if known > count {
-            store.extend_from_slice(&sequence.values[count..])?;
+        let first: Vec<u32> = (0..count.min(1000)).filter_map(|n| store.get(n)).collect();
+        self.check_first(&first)?;
+        let known = &sequence.values;
+        if known.len() > count {
+            crate::by_width!(known, |values: &[V]| store
+                .extend_from_slice::<V>(&values[count..]))?;
         }
         sequence.values = store;
         sequence.replayed();
@@ -284,10 +289,12 @@ impl TakeAndBreak {
             }
             None => {
                 let sequence = self.read();
-                for piece in sequence.values[..count].chunks(PIECE) {
-                    poll.tick()?;
-                    out.extend(piece.iter().map(narrow));
-                }
+                crate::by_width!(sequence.values, |values| {
+                    for piece in values[..count].chunks(PIECE) {
+                        poll.tick()?;
+                        out.extend(piece.iter().map(|&v| narrow(&v.to_u32())));
+                    }
+                });
             }
         }
         Ok(out)
@@ -300,11 +307,7 @@ impl TakeAndBreak {
                 let seen = count.min(periodic.values.len());
                 periodic.values[..seen].iter().copied().max().unwrap_or(0)
             }
-            None => self.read().values[..count]
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(0),
+            None => self.read().values.max(count),
         }
     }
 
@@ -352,7 +355,7 @@ impl TakeAndBreak {
         while sequence.values.len() < len && self.periodic.get().is_none() {
             let stop = len.min(sequence.next_check);
             sequence.values.reserve(stop)?;
-            if helped {
+            let wider = if helped {
                 let prefix = sequence.values.prefix();
                 // SAFETY: the room for `stop` values is reserved, and `run` only
                 // appends; a job's values are written before it is posted
@@ -361,9 +364,12 @@ impl TakeAndBreak {
                     with_helper(prefix, |helper| {
                         self.run(sequence, stop, &mut ticks, Some(helper))
                     })
-                }?;
+                }?
             } else {
-                self.run(sequence, stop, &mut ticks, None)?;
+                self.run(sequence, stop, &mut ticks, None)?
+            };
+            if let Some(width) = wider {
+                sequence.values.widen(width)?;
             }
             if sequence.values.len() >= sequence.next_check {
                 sequence.next_check = self.check_period(&sequence.values);
@@ -378,28 +384,53 @@ impl TakeAndBreak {
             values.reserve(len)?;
             while values.len() < len {
                 ticks.poll.tick()?;
-                values.push(periodic.value(values.len() as u64));
+                values.push_value(periodic.value(values.len() as u64))?;
             }
         }
         (ticks.report)(sequence.values.len());
         Ok(())
     }
 
-    /// Compute the values of heaps up to `stop` (the room is reserved).
+    /// Compute the values of heaps up to `stop` (the room is reserved), or up to a
+    /// value too wide for the store: then the width it needs.
     fn run(
         &self,
         sequence: &mut Sequence,
         stop: usize,
         ticks: &mut Ticks<'_>,
         helper: Option<&Helper>,
-    ) -> Result<()> {
+    ) -> Result<Option<Width>> {
+        match sequence.values.width() {
+            Width::U8 => self.run_at::<u8>(sequence, stop, ticks, helper),
+            Width::U16 => self.run_at::<u16>(sequence, stop, ticks, helper),
+            Width::U32 => self.run_at::<u32>(sequence, stop, ticks, helper),
+        }
+    }
+
+    /// `run` with values of type `V`, the store's width.
+    fn run_at<V: Value>(
+        &self,
+        sequence: &mut Sequence,
+        stop: usize,
+        ticks: &mut Ticks<'_>,
+        helper: Option<&Helper>,
+    ) -> Result<Option<Width>> {
         while sequence.values.len() < stop {
             ticks.poll.tick()?;
             match &mut sequence.sparse {
-                Some(sparse) => sparse.extend(&mut sequence.values, stop, helper),
+                Some(sparse) => {
+                    let wider = sparse.extend::<V>(&mut sequence.values, stop, helper);
+                    if wider.is_some() {
+                        return Ok(wider);
+                    }
+                }
                 None => {
-                    let v = self.mex(&sequence.values, &mut ticks.seen, &mut ticks.poll)?;
-                    sequence.values.push(v);
+                    let values = sequence.values.slice::<V>();
+                    let v = self.mex(values, &mut ticks.seen, &mut ticks.poll)?;
+                    if v > V::WIDTH.largest() {
+                        return Ok(Some(Width::of(v)));
+                    }
+                    sequence.values.push(V::narrow(v));
                 }
             }
             if ticks.reported.elapsed().as_millis() >= 100 {
@@ -407,12 +438,16 @@ impl TakeAndBreak {
                 ticks.reported = Instant::now();
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Look for a proven period in `values`; set it and return 0 when found, else the
     /// count of values at which to look again.
-    fn check_period(&self, values: &[u32]) -> usize {
+    fn check_period(&self, values: &Store) -> usize {
+        crate::by_width!(values, |values| self.check_period_at(values))
+    }
+
+    fn check_period_at<V: Value>(&self, values: &[V]) -> usize {
         let len = values.len();
         let doubled = len.saturating_mul(2);
         if !self.period_provable() {
@@ -425,7 +460,7 @@ impl TakeAndBreak {
                 let Ok(mut kept) = alloc::with_capacity(preperiod + period) else {
                     return doubled;
                 };
-                kept.extend_from_slice(&values[..preperiod + period]);
+                kept.extend(values[..preperiod + period].iter().map(|&v| v.into()));
                 let periodic = Periodic {
                     preperiod,
                     period,
@@ -443,19 +478,19 @@ impl TakeAndBreak {
 
     /// The value of heap `values.len()` by the definition (polling as it goes: a heap
     /// of n that leaves three heaps has about n**2 / 12 options).
-    fn mex(&self, values: &[u32], seen: &mut Vec<u64>, poll: &mut Poll) -> Result<u32> {
+    fn mex<V: Value>(&self, values: &[V], seen: &mut Vec<u64>, poll: &mut Poll) -> Result<u32> {
         let n = values.len();
         // Every XOR of earlier values is below the next power of two above them all.
-        let top = values.iter().copied().max().unwrap_or(0);
+        let top: u32 = values.iter().max().map_or(0, |&v| v.into());
         let bits = (top as usize + 1).next_power_of_two() + 1;
         seen.clear();
         seen.resize(bits.div_ceil(64), 0);
-        let mut mark = |v: u32| seen[v as usize / 64] |= 1 << (v % 64);
+        let mut mark = |v: V| seen[v.index() / 64] |= 1 << (v.index() % 64);
         let step = usize::from(self.distinct);
         for (t, &d) in self.digits.iter().enumerate().take(n + 1) {
             let m = n - t;
             if d & NONE != 0 && m == 0 {
-                mark(0);
+                mark(V::default());
             }
             if d & ONE != 0 && m >= 1 {
                 mark(values[m]);
@@ -505,28 +540,35 @@ impl TakeAndBreak {
     pub fn statistics(&self, count: usize) -> Result<Statistics> {
         // Values past memory are read where they are; a period's are written out.
         let sequence = self.read();
-        let copied;
-        let values = match self.periodic.get() {
+        let moves = sequence.sparse.is_some().then(|| self.moves());
+        Ok(match self.periodic.get() {
             Some(_) if sequence.values.len() < count => {
-                copied = self.values_as::<u32>(count)?;
-                &copied[..]
+                statistics_of(&self.values_as::<u32>(count)?, moves.as_ref())
             }
-            _ => &sequence.values[..count],
-        };
-        // The first heap with the largest value.
-        let (largest_at, largest) =
-            values.iter().enumerate().fold(
-                (0, 0),
-                |best, (n, &v)| if v > best.1 { (n, v) } else { best },
-            );
-        let sparse = self
-            .uses_sparse_space()
-            .then(|| sparse::published_space(values, &self.moves()));
-        Ok(Statistics {
-            count,
-            largest,
-            largest_at,
-            sparse,
+            _ => crate::by_width!(sequence.values, |values| statistics_of(
+                &values[..count],
+                moves.as_ref()
+            )),
         })
+    }
+}
+
+/// The statistics of `values`; the sparse space's with the moves of codes that have
+/// one.
+fn statistics_of<V: Value>(values: &[V], moves: Option<&sparse::Moves>) -> Statistics {
+    // The first heap with the largest value.
+    let (largest_at, largest) = values.iter().enumerate().fold((0, 0), |best, (n, &v)| {
+        let v: u32 = v.into();
+        if v > best.1 {
+            (n, v)
+        } else {
+            best
+        }
+    });
+    Statistics {
+        count: values.len(),
+        largest,
+        largest_at,
+        sparse: moves.map(|moves| sparse::published_space(values, moves)),
     }
 }

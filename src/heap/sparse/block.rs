@@ -12,6 +12,8 @@
 //! each heap in turn. With `known < start` a second thread fills the next block while
 //! the heaps before it are computed (`SparseSpace::extend`).
 
+use crate::heap::width::Value;
+
 /// Heaps in a block (fewer when the values are wide: see `Block::fill`).
 pub const LEN: usize = 32;
 
@@ -47,9 +49,9 @@ impl Block {
     /// part, given the values of heaps `0..values.len()` (at most `start`) and the
     /// rare heaps among them, increasing; `stride` values a row (a power of two above
     /// every value).
-    pub fn fill(
+    pub fn fill<V: Value>(
         &mut self,
-        values: &[u32],
+        values: &[V],
         start: usize,
         rare: &[usize],
         splits: &[usize],
@@ -76,7 +78,7 @@ impl Block {
                 for (j, &other) in others.iter().enumerate() {
                     // When the parts must differ, not r + r.
                     if !(distinct && first + j == r) {
-                        self.flags[j * stride + ((g ^ other) as usize & mask)] = 1;
+                        self.flags[j * stride + ((g ^ other).index() & mask)] = 1;
                     }
                 }
             }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::block::Block;
 use crate::heap::store::Prefix;
+use crate::heap::width::{Value, Width};
 
 /// One block for the second thread: what `Block::fill` needs, with the values of
 /// heaps `0..known` (all written before the job is posted).
@@ -119,15 +120,30 @@ fn serve(helper: &Helper, values: Prefix) {
         }
         let job = &mut *job;
         // SAFETY: `with_helper`'s promise; the mutex orders the writes before this.
-        let known = unsafe { values.values(job.known) };
-        let (splits, rare) = (&job.splits, &job.rare);
-        job.block
-            .fill(known, job.start, rare, splits, job.distinct, job.stride);
+        unsafe {
+            match values.width() {
+                Width::U8 => fill::<u8>(job, values),
+                Width::U16 => fill::<u16>(job, values),
+                Width::U32 => fill::<u32>(job, values),
+            }
+        }
         // Only a job left posted turns done: a quit is not overwritten.
         let _ = helper
             .state
             .compare_exchange(POSTED, DONE, Ordering::AcqRel, Ordering::Acquire);
     }
+}
+
+/// Do `job`, the values of type `V`.
+///
+/// # Safety
+/// As `Prefix::values`, for the job's `known` values.
+unsafe fn fill<V: Value>(job: &mut Job, values: Prefix) {
+    // SAFETY: the caller's promise.
+    let known = unsafe { values.values::<V>(job.known) };
+    let (splits, rare) = (&job.splits, &job.rare);
+    job.block
+        .fill(known, job.start, rare, splits, job.distinct, job.stride);
 }
 
 /// Wait while `state` is one `waiting` is true of; the state that ended the wait. Spins first (a

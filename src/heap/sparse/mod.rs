@@ -23,6 +23,7 @@ use block::Block;
 use helper::Pace;
 
 use super::store::Store;
+use super::width::{Value, Width};
 pub use helper::{with_helper, Helper};
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
@@ -115,29 +116,21 @@ impl SparseSpace {
         ((value & self.mask).count_ones() as usize + self.parity(n)).is_multiple_of(2)
     }
 
-    /// The Grundy value of heap `values.len()`, given the values of the heaps below.
-    pub fn next(&mut self, values: &[u32]) -> u32 {
-        let n = values.len();
-        if !self.block.holds(n) {
-            let (splits, distinct) = (&self.moves.split, self.moves.distinct);
-            self.block
-                .fill(values, n, &self.rare, splits, distinct, self.odd.len());
-        }
-        let value = self.value_in_block(values);
-        self.record(values, value);
-        value
-    }
-
     /// Append the values of the heaps from `values.len()` to `stop` or to the end of
-    /// the block, whichever comes first (at least one; the room is reserved). With a
-    /// `helper` and enough splits with a far rare part to share, the second thread
-    /// fills the next block meanwhile.
-    pub fn extend(&mut self, values: &mut Store, stop: usize, helper: Option<&Helper>) {
+    /// the block, whichever comes first (at least one; the room is reserved; the
+    /// store's width is `V`). With a `helper` and enough splits with a far rare part
+    /// to share, the second thread fills the next block meanwhile. Stops before a
+    /// value that `V` does not hold, with the width it needs: nothing of that heap is
+    /// recorded, so that it is computed again once the store is wider.
+    pub fn extend<V: Value>(
+        &mut self,
+        values: &mut Store,
+        stop: usize,
+        helper: Option<&Helper>,
+    ) -> Option<Width> {
         let n = values.len();
         if !self.block.holds(n) && !self.take_ahead(n, helper) {
-            let (splits, distinct) = (&self.moves.split, self.moves.distinct);
-            self.block
-                .fill(values, n, &self.rare, splits, distinct, self.odd.len());
+            self.fill_block(values.slice::<V>());
         }
         let next = self.block.start + self.block.len;
         let end = stop.min(next).max(n + 1);
@@ -165,10 +158,28 @@ impl SparseSpace {
             }
             _ => {}
         }
-        for _ in n..end {
-            let v = self.next(values);
-            values.push(v);
+        for n in n..end {
+            let known = values.slice::<V>();
+            if !self.block.holds(n) {
+                // A new mask (or wider values) cleared the block.
+                self.fill_block(known);
+            }
+            let value = self.value_in_block(known);
+            if value > V::WIDTH.largest() {
+                return Some(Width::of(value));
+            }
+            self.record(known, value);
+            values.push(V::narrow(value));
         }
+        None
+    }
+
+    /// Fill the block of heap `values.len()` here.
+    fn fill_block<V: Value>(&mut self, values: &[V]) {
+        let (splits, distinct) = (&self.moves.split, self.moves.distinct);
+        let n = values.len();
+        self.block
+            .fill(values, n, &self.rare, splits, distinct, self.odd.len());
     }
 
     /// Take the block of heap `n` from the second thread, if it filled it and it is
@@ -194,7 +205,7 @@ impl SparseSpace {
     }
 
     /// The value of heap `values.len()`, whose row the block holds.
-    fn value_in_block(&mut self, values: &[u32]) -> u32 {
+    fn value_in_block<V: Value>(&mut self, values: &[V]) -> u32 {
         let n = values.len();
         // Values of heap n's common class have odd parity under the mask, unless the
         // heap's parity flips the classes.
@@ -210,7 +221,7 @@ impl SparseSpace {
         }
         for &t in &self.moves.reduce {
             if t < n {
-                row[values[n - t] as usize] = 1;
+                row[values[n - t].index()] = 1;
             }
         }
         // Every split with a rare part: all the common values among the options. The
@@ -253,16 +264,19 @@ impl SparseSpace {
         value
     }
 
-    /// The space after `values`, as if each had come from `next` (a computation that
-    /// resumes from stored values): it depends on the values alone.
-    pub fn replay(&mut self, values: &[u32]) {
-        for (n, &v) in values.iter().enumerate().skip(self.counted) {
-            self.record(&values[..n], v);
-        }
+    /// The space after the values of `store`, as if each had come from `extend` (a
+    /// computation that resumes from stored values): it depends on the values alone.
+    pub fn replay(&mut self, store: &Store) {
+        crate::by_width!(store, |values| {
+            // Heap 0 is never counted (nor a rare part of a split).
+            for (n, &v) in values.iter().enumerate().skip(self.counted.max(1)) {
+                self.record(&values[..n], v.to_u32());
+            }
+        });
     }
 
     /// Count the new value; re-choose the mask when the rare heaps have grown.
-    fn record(&mut self, values: &[u32], value: u32) {
+    fn record<V: Value>(&mut self, values: &[V], value: u32) {
         let n = values.len();
         self.counted = n + 1;
         let mut regrow = false;
@@ -285,14 +299,17 @@ impl SparseSpace {
     }
 
     /// The mask (and use of parity) with the fewest rare heaps (`best_mask`).
-    fn choose_mask(&mut self, values: &[u32], last: u32) {
+    fn choose_mask<V: Value>(&mut self, values: &[V], last: u32) {
         let best = best_mask(&self.counts, self.split_parity.is_some());
         let (mask, use_parity) = ((best >> 1) as u32, best & 1 == 1);
         if (mask, use_parity) != (self.mask, self.use_parity) {
             (self.mask, self.use_parity) = (mask, use_parity);
             self.rare.clear();
             // Heap 0 is never part of a split: it is left out.
-            let all = values.iter().copied().chain(std::iter::once(last));
+            let all = values
+                .iter()
+                .map(|&v| v.into())
+                .chain(std::iter::once(last));
             for (heap, v) in all.enumerate().skip(1) {
                 if self.is_rare(v, heap) {
                     self.rare.push(heap);
@@ -343,19 +360,19 @@ fn best_mask(counts: &[u64], parity_allowed: bool) -> usize {
 /// The sparse space of `values` as published (Czajka's UnsolvedGames.md): the mask
 /// and use of heap parity with the fewest rare heaps among all of them (heap 0
 /// included), how many heaps are rare and the last one.
-pub fn published_space(values: &[u32], moves: &Moves) -> (u32, bool, usize, Option<usize>) {
+pub fn published_space<V: Value>(values: &[V], moves: &Moves) -> (u32, bool, usize, Option<usize>) {
     let split_parity = split_parity(moves);
     let heap_parity = |n: usize| split_parity.map_or(0, |p| (n ^ p) & 1);
-    let bits = values.iter().max().map_or(0, |&v| 32 - v.leading_zeros());
-    let mut counts = vec![0u64; 2 << bits];
+    let top: u32 = values.iter().max().map_or(0, |&v| v.into());
+    let mut counts = vec![0u64; 2 << (32 - top.leading_zeros())];
     for (n, &v) in values.iter().enumerate() {
-        counts[(v as usize) << 1 | heap_parity(n)] += 1;
+        counts[v.index() << 1 | heap_parity(n)] += 1;
     }
     let best = best_mask(&counts, split_parity.is_some());
     let (mask, use_parity) = ((best >> 1) as u32, best & 1 == 1);
-    let rare = |(n, &v): (usize, &u32)| {
+    let rare = |(n, &v): (usize, &V)| {
         let parity = if use_parity { heap_parity(n) } else { 0 };
-        ((v & mask).count_ones() as usize + parity).is_multiple_of(2)
+        ((v.into() & mask).count_ones() as usize + parity).is_multiple_of(2)
     };
     let mut count = 0;
     let mut last = None;
@@ -376,12 +393,18 @@ fn split_parity(moves: &Moves) -> Option<usize> {
 
 /// Mark the value of every split of a heap of `base` with a rare part `r` (the
 /// other part is `base - r`) in `row`, the rare heaps increasing and all nonzero.
-fn mark_rare_splits(values: &[u32], rare: &[usize], base: usize, distinct: bool, row: &mut [u8]) {
+fn mark_rare_splits<V: Value>(
+    values: &[V],
+    rare: &[usize],
+    base: usize,
+    distinct: bool,
+    row: &mut [u8],
+) {
     let below = &rare[..rare.partition_point(|&r| r < base)];
     for &r in below {
         let other = base - r;
         if !(distinct && r == other) {
-            row[(values[r] ^ values[other]) as usize] = 1;
+            row[(values[r] ^ values[other]).index()] = 1;
         }
     }
 }
@@ -390,8 +413,8 @@ fn mark_rare_splits(values: &[u32], rare: &[usize], base: usize, distinct: bool,
 /// `a <= b`, smallest `a` first, until none of the `left` is left; clears each one
 /// found in `want` and returns how many are left. Sixteen splits at a time where the
 /// CPU can.
-fn find_splits(
-    values: &[u32],
+fn find_splits<V: Value>(
+    values: &[V],
     m: usize,
     distinct: bool,
     wanted: &[usize],
@@ -413,8 +436,8 @@ fn find_splits(
 
 /// `find_splits` from `a = from`, one split at a time. The length of `want` is a
 /// power of two above every value: the mask only spares the bounds check.
-fn find_splits_scalar(
-    values: &[u32],
+fn find_splits_scalar<V: Value>(
+    values: &[V],
     m: usize,
     from: usize,
     half: usize,
@@ -431,7 +454,7 @@ fn find_splits_scalar(
         if left == 0 {
             break;
         }
-        let wanted = &mut want[(ga ^ gb) as usize & mask];
+        let wanted = &mut want[(ga ^ gb).index() & mask];
         left -= *wanted as usize;
         *wanted = 0;
     }

@@ -1,6 +1,8 @@
 //! The scan of splits sixteen at a time on CPUs with AVX-512 (looked up at run
-//! time): two loads, a permutation that reverses the larger parts, an XOR and a
-//! gather of `want` per sixteen splits, against a load, a test and a branch per split.
+//! time): two loads (widened to 32-bit lanes from the stored width), a permutation
+//! that reverses the larger parts, an XOR and a gather of `want` per sixteen splits,
+//! against a load, a test and a branch per split.
+use crate::heap::width::Value;
 
 /// Whether this CPU has the vector instructions `find_splits` needs.
 pub fn available() -> bool {
@@ -22,8 +24,8 @@ const NARROW: usize = 1024;
 /// `super::find_splits` with AVX-512 (`available()` must be true), for `a` in
 /// `1..=half`, where `half <= m / 2`, `m <= values.len()`, and the values of `wanted`
 /// still set in `want` are below `MAX_WANTED`.
-pub fn find_splits(
-    values: &[u32],
+pub fn find_splits<V: Value>(
+    values: &[V],
     m: usize,
     half: usize,
     wanted: &[usize],
@@ -42,9 +44,9 @@ pub fn find_splits(
     // SAFETY: the CPU has AVX-512F (asserted); every load is in bounds: see `blocks`.
     let (left, done) = unsafe {
         if wide {
-            blocks_avx512::<true>(values, m, blocks, &mut bits, want, left)
+            blocks_avx512::<V, true>(values, m, blocks, &mut bits, want, left)
         } else {
-            blocks_avx512::<false>(values, m, blocks, &mut bits, want, left)
+            blocks_avx512::<V, false>(values, m, blocks, &mut bits, want, left)
         }
     };
     #[cfg(not(target_arch = "x86_64"))]
@@ -58,8 +60,8 @@ pub fn find_splits(
 /// the blocks scanned.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn blocks_avx512<const WIDE: bool>(
-    values: &[u32],
+unsafe fn blocks_avx512<V: Value, const WIDE: bool>(
+    values: &[V],
     m: usize,
     blocks: usize,
     bits: &mut [u32; MAX_WANTED / 32],
@@ -86,12 +88,7 @@ unsafe fn blocks_avx512<const WIDE: bool>(
         }
         let a = 1 + 16 * block;
         // SAFETY: a + 15 <= m / 2 < values.len(), and m - a - 15 >= m / 2 (above).
-        let (small, large) = unsafe {
-            (
-                _mm512_loadu_si512(base.add(a).cast()),
-                _mm512_loadu_si512(base.add(m - a - 15).cast()),
-            )
-        };
+        let (small, large) = unsafe { (load16(base.add(a)), load16(base.add(m - a - 15))) };
         let v = _mm512_xor_si512(small, _mm512_permutexvar_epi32(reverse, large));
         // Word v / 32 of the bitset (the index's low five bits pick it from two
         // registers, its sixth which two), shifted right by v % 32: bit 0 says
@@ -122,6 +119,26 @@ unsafe fn blocks_avx512<const WIDE: bool>(
     (left, blocks)
 }
 
+/// Sixteen values from `at`, in 32-bit lanes.
+///
+/// # Safety
+/// The CPU has AVX-512F; sixteen values from `at` are in bounds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn load16<V: Value>(at: *const V) -> std::arch::x86_64::__m512i {
+    use crate::heap::width::Width;
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's promise: 16, 32 or 64 bytes from `at`.
+    unsafe {
+        match V::WIDTH {
+            Width::U8 => _mm512_cvtepu8_epi32(_mm_loadu_si128(at.cast())),
+            Width::U16 => _mm512_cvtepu16_epi32(_mm256_loadu_si256(at.cast())),
+            Width::U32 => _mm512_loadu_si512(at.cast()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{available, find_splits, MAX_WANTED};
@@ -129,7 +146,8 @@ mod tests {
 
     proptest! {
         /// The vector scan finds the same values as the scalar one, and leaves `want`
-        /// the same: values below 256, or up to 2047 (the four-register bitset).
+        /// the same: values below 256, or up to 2047 (the four-register bitset),
+        /// stored as u32, u16 or (below 256) u8.
         #[test]
         fn vector_scan_equals_scalar(
             values in prop::collection::vec(0u32..2048, 40..400),
@@ -158,7 +176,25 @@ mod tests {
                 &values, m, 1, half, &mut scalar_want, wanted.len(),
             );
             prop_assert_eq!(left, scalar);
-            prop_assert_eq!(want, scalar_want);
+            prop_assert_eq!(&want, &scalar_want);
+            // The same values stored narrower: the same finds.
+            let fresh = || {
+                let mut want = vec![0u32; MAX_WANTED];
+                for &v in &wanted {
+                    want[v] = 1;
+                }
+                want
+            };
+            let narrow: Vec<u16> = values.iter().map(|&v| v as u16).collect();
+            let mut narrow_want = fresh();
+            let found = find_splits(&narrow, m, half, &wanted, &mut narrow_want, wanted.len());
+            prop_assert_eq!((found, &narrow_want), (left, &want));
+            if !wide {
+                let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+                let mut byte_want = fresh();
+                let found = find_splits(&bytes, m, half, &wanted, &mut byte_want, wanted.len());
+                prop_assert_eq!((found, &byte_want), (left, &want));
+            }
         }
     }
 }
