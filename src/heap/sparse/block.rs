@@ -69,16 +69,21 @@ impl Block {
         let (low, high) = self.far;
         let far = &rare[rare.partition_point(|&r| r < low)..rare.partition_point(|&r| r < high)];
         let mask = stride - 1;
+        let flags = &mut self.flags[..len * stride];
         for &t in splits {
             for &r in far {
-                let g = values[r];
+                let g = values[r].index();
                 // The other parts of heaps start.., consecutive.
                 let first = start - t - r;
                 let others = &values[first..first + len];
                 for (j, &other) in others.iter().enumerate() {
                     // When the parts must differ, not r + r.
                     if !(distinct && first + j == r) {
-                        self.flags[j * stride + ((g ^ other).index() & mask)] = 1;
+                        let at = j * stride + ((g ^ other.index()) & mask);
+                        // SAFETY: j < len, and the masked value is below stride, so
+                        // `at < len * stride`: the innermost loop of a dense game
+                        // goes without a bounds check.
+                        unsafe { *flags.get_unchecked_mut(at) = 1 };
                     }
                 }
             }

@@ -404,7 +404,7 @@ fn mark_rare_splits<V: Value>(
     for &r in below {
         let other = base - r;
         if !(distinct && r == other) {
-            row[(values[r] ^ values[other]).index()] = 1;
+            row[values[r].index() ^ values[other].index()] = 1;
         }
     }
 }
@@ -454,7 +454,7 @@ fn find_splits_scalar<V: Value>(
         if left == 0 {
             break;
         }
-        let wanted = &mut want[(ga ^ gb).index() & mask];
+        let wanted = &mut want[(ga.index() ^ gb.index()) & mask];
         left -= *wanted as usize;
         *wanted = 0;
     }
