@@ -5,6 +5,7 @@ use nimkit::heap::periodic::{period_search, PeriodSearch};
 use nimkit::heap::sparse::SparseSpace;
 use nimkit::heap::store::Store;
 use nimkit::heap::width::Width;
+use nimkit::interrupt::Poll;
 use proptest::prelude::*;
 
 /// Values by the definition alone, written here independently of the crate.
@@ -61,6 +62,33 @@ fn two_threads_equal_one() {
         rule.compute(count, &mut |_| {}).unwrap();
         let expected = sparse_values(&rule, count);
         assert_eq!(rule.values_as::<u32>(count).unwrap(), expected, "{code}");
+    }
+}
+
+/// A sparse space that counted the stored values in two goes (a replay stopped by
+/// Ctrl-C, caught up later) is the one that counted them at once, and goes on to the
+/// definition's values.
+#[test]
+fn a_replay_in_two_goes_equals_one() {
+    for code in ["0.6", "4!.0", "0.137"] {
+        let rule = TakeAndBreak::parse(code).unwrap();
+        let expected = naive_values(&rule, 4000);
+        let whole = Store::from_values(&expected[..3000]);
+        let mut once = SparseSpace::new(rule.moves());
+        once.replay(&whole, &mut Poll::default()).unwrap();
+        let mut twice = SparseSpace::new(rule.moves());
+        let part = Store::from_values(&expected[..1000]);
+        twice.replay(&part, &mut Poll::default()).unwrap();
+        twice.replay(&whole, &mut Poll::default()).unwrap();
+        assert_eq!(twice.rare_heaps(), once.rare_heaps(), "{code}");
+        assert_eq!(twice.mask(), once.mask(), "{code}");
+        let mut values = Store::from_values(&expected[..3000]);
+        values.widen(Width::U32).unwrap();
+        values.reserve(4000).unwrap();
+        while values.len() < 4000 {
+            assert_eq!(twice.extend::<u32>(&mut values, 4000, None), None);
+        }
+        assert_eq!(values.slice::<u32>(), &expected[..], "{code}");
     }
 }
 

@@ -28,12 +28,19 @@ struct Ticks<'a> {
 
 impl Sequence {
     /// The values were replaced or extended from outside: the sparse space counts
-    /// them, and a period is looked for at the next computation.
-    fn replayed(&mut self) {
-        if let Some(sparse) = &mut self.sparse {
-            sparse.replay(&self.values);
-        }
+    /// them (now, or before the next computation if Ctrl-C stops it), and a period
+    /// is looked for at the next computation.
+    fn replayed(&mut self) -> Result<()> {
         self.next_check = self.next_check.min(self.values.len());
+        self.catch_up(&mut Poll::default())
+    }
+
+    /// Count the values the sparse space has not counted yet (`replayed`).
+    fn catch_up(&mut self, poll: &mut Poll) -> Result<()> {
+        match &mut self.sparse {
+            Some(sparse) => sparse.replay(&self.values, poll),
+            None => Ok(()),
+        }
     }
 }
 
@@ -198,8 +205,7 @@ impl TakeAndBreak {
         }
         let known = sequence.values.len();
         sequence.values.extend_from_slice(&values[known..])?;
-        sequence.replayed();
-        Ok(())
+        sequence.replayed()
     }
 
     /// `Error::NotTheseValues` unless `values` are this code's first ones, by the
@@ -244,8 +250,7 @@ impl TakeAndBreak {
                 .extend_from_slice::<V>(&values[count..]))?;
         }
         sequence.values = store;
-        sequence.replayed();
-        Ok(())
+        sequence.replayed()
     }
 
     /// The file the values are kept in (`keep_in_file`), if any.
@@ -353,6 +358,7 @@ impl TakeAndBreak {
             seen: Vec::new(),
         };
         while sequence.values.len() < len && self.periodic.get().is_none() {
+            sequence.catch_up(&mut ticks.poll)?;
             let stop = len.min(sequence.next_check);
             sequence.values.reserve(stop)?;
             let wider = if helped {

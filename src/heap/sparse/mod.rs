@@ -24,6 +24,8 @@ use helper::Pace;
 
 use super::store::Store;
 use super::width::{Value, Width};
+use crate::error::Result;
+use crate::interrupt::Poll;
 pub use helper::{with_helper, Helper};
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.
@@ -264,15 +266,24 @@ impl SparseSpace {
         value
     }
 
-    /// The space after the values of `store`, as if each had come from `extend` (a
-    /// computation that resumes from stored values): it depends on the values alone.
-    pub fn replay(&mut self, store: &Store) {
+    /// Catch up with the values of `store` past those counted, as if each had come
+    /// from `extend` (a computation that resumes from stored values): the space
+    /// depends on the values alone. Polls for Ctrl-C as it goes (billions of values
+    /// take seconds); stopped, it catches up from there next time.
+    pub fn replay(&mut self, store: &Store, poll: &mut Poll) -> Result<()> {
         crate::by_width!(store, |values| {
             // Heap 0 is never counted (nor a rare part of a split).
-            for (n, &v) in values.iter().enumerate().skip(self.counted.max(1)) {
-                self.record(&values[..n], v.to_u32());
+            let mut n = self.counted.max(1);
+            while n < values.len() {
+                poll.tick()?;
+                let stop = values.len().min(n + (1 << 16));
+                for (n, &v) in values[..stop].iter().enumerate().skip(n) {
+                    self.record(&values[..n], v.to_u32());
+                }
+                n = stop;
             }
         });
+        Ok(())
     }
 
     /// Count the new value; re-choose the mask when the rare heaps have grown.
