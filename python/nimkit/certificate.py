@@ -64,9 +64,15 @@ class PeriodCertificate:
 def digest(values: npt.NDArray[Any]) -> str:
     """SHA-256 of values as little-endian uint32, whatever their dtype."""
     h = hashlib.sha256()
+    feed(h, values)
+    return h.hexdigest()
+
+
+def feed(h: Any, values: npt.NDArray[Any]) -> None:
+    """Feed ``values`` to the SHA-256 ``h`` as little-endian uint32, a piece at a
+    time (a run past memory is read a piece at a time)."""
     for start in range(0, len(values), _CHUNK):
         h.update(values[start : start + _CHUNK].astype("<u4").tobytes())
-    return h.hexdigest()
 
 
 def certificate(

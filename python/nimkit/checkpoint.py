@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .certificate import feed
+
 if TYPE_CHECKING:
     from ._core import TakeAndBreak
 
@@ -47,8 +49,6 @@ FILES = {"uint8": "values.u8", "uint16": "values.u16", "uint32": "values.u32"}
 # The first step; steps then double or halve towards `every` seconds.
 FIRST_STEP = 1 << 12
 MOST_STEP = 1 << 26
-# Values hashed at a time (a run past memory is read a piece at a time).
-HASHED = 1 << 24
 
 
 def read(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -155,9 +155,7 @@ def _hash(digest: Any, path: Path, dtype: str, start: int, stop: int) -> None:
         return
     kind = np.dtype(dtype).newbyteorder("<")
     offset = kind.itemsize * start
-    stored = np.memmap(path, dtype=kind, mode="r", offset=offset, shape=(stop - start,))
-    for at in range(0, len(stored), HASHED):
-        digest.update(stored[at : at + HASHED].astype("<u4"))
+    feed(digest, np.memmap(path, dtype=kind, mode="r", offset=offset, shape=(stop - start,)))
 
 
 def _resume(rule: TakeAndBreak, folder: Path) -> tuple[Any, int, str]:
