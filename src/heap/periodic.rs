@@ -5,6 +5,8 @@
 //! (`TakeAndBreak::theorem_bound`); the misère quotient's heap-to-element map is
 //! checked by the same search.
 
+use super::store::Store;
+
 /// Where the options of a heap fall into classes (`TakeAndBreak::scanned_options`),
 /// for a map of heap sizes periodic from `preperiod` on: a part moved down by the
 /// period must stay in the periodic range and nonempty, so from `max(preperiod, 1)`.
@@ -17,8 +19,8 @@ pub fn reach(preperiod: usize, period: usize) -> u64 {
 pub struct Periodic {
     pub preperiod: usize,
     pub period: usize,
-    /// Values `0..preperiod + period`.
-    pub values: Vec<u32>,
+    /// Values `0..preperiod + period`, in the narrowest width (`Store`).
+    pub values: Store,
 }
 
 impl Periodic {
@@ -27,7 +29,7 @@ impl Periodic {
             Ok(n) if n < self.preperiod + self.period => n,
             _ => self.preperiod + ((n - self.preperiod as u64) % self.period as u64) as usize,
         };
-        self.values[index]
+        self.values.get(index).expect("within the first period")
     }
 }
 

@@ -283,7 +283,8 @@ impl TakeAndBreak {
         match self.periodic.get() {
             Some(periodic) => {
                 let known = count.min(periodic.values.len());
-                out.extend(periodic.values[..known].iter().map(narrow));
+                crate::by_width!(periodic.values, |values| out
+                    .extend(values[..known].iter().map(|&v| narrow(&v.to_u32()))));
                 // Past the first period, each value repeats the one a period before.
                 while out.len() < count {
                     poll.tick()?;
@@ -308,10 +309,7 @@ impl TakeAndBreak {
     /// The largest of the first `count` values; `compute(count)` first.
     pub fn max_value(&self, count: usize) -> u32 {
         match self.periodic.get() {
-            Some(periodic) => {
-                let seen = count.min(periodic.values.len());
-                periodic.values[..seen].iter().copied().max().unwrap_or(0)
-            }
+            Some(periodic) => periodic.values.max(count),
             None => self.read().values.max(count),
         }
     }
@@ -463,10 +461,13 @@ impl TakeAndBreak {
         match period_search(values, self.max_take() as usize, bound) {
             PeriodSearch::Proven(preperiod, period) => {
                 // Without memory for the copy, values simply go on being computed.
-                let Ok(mut kept) = alloc::with_capacity(preperiod + period) else {
+                let mut kept = Store::from_values(&[]);
+                if kept
+                    .extend_from_slice(&values[..preperiod + period])
+                    .is_err()
+                {
                     return doubled;
-                };
-                kept.extend(values[..preperiod + period].iter().map(|&v| v.into()));
+                }
                 let periodic = Periodic {
                     preperiod,
                     period,
