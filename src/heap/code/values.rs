@@ -183,7 +183,7 @@ impl TakeAndBreak {
             .unwrap_or_else(PoisonError::into_inner);
         let reached = sequence.values.len() >= len && len > 1;
         if sequence.seeks_period && self.periodic.get().is_none() && reached {
-            sequence.next_check = self.check_period(&sequence.values);
+            sequence.next_check = self.check_period(&sequence.values)?;
         }
         Ok(())
     }
@@ -376,7 +376,7 @@ impl TakeAndBreak {
                 sequence.values.widen(width)?;
             }
             if sequence.values.len() >= sequence.next_check {
-                sequence.next_check = self.check_period(&sequence.values);
+                sequence.next_check = self.check_period(&sequence.values)?;
             }
         }
         if let Some(periodic) = self
@@ -445,28 +445,29 @@ impl TakeAndBreak {
         Ok(None)
     }
 
-    /// Look for a proven period in `values`; set it and return 0 when found, else the
-    /// count of values at which to look again.
-    fn check_period(&self, values: &Store) -> usize {
+    /// Look for a proven period in `values`; set it and return `usize::MAX` when
+    /// found, else the count of values at which to look again. `Error::Interrupted`
+    /// at Ctrl-C while the period's values are copied.
+    fn check_period(&self, values: &Store) -> Result<usize> {
         crate::by_width!(values, |values| self.check_period_at(values))
     }
 
-    fn check_period_at<V: Value>(&self, values: &[V]) -> usize {
+    fn check_period_at<V: Value>(&self, values: &[V]) -> Result<usize> {
         let len = values.len();
         let doubled = len.saturating_mul(2);
         if !self.period_provable() {
-            return doubled;
+            return Ok(doubled);
         }
         let bound = if self.leaves_three() { 3 } else { 2 };
         match period_search(values, self.max_take() as usize, bound) {
             PeriodSearch::Proven(preperiod, period) => {
-                // Without memory for the copy, values simply go on being computed.
+                // Without memory for the copy, values simply go on being computed;
+                // Ctrl-C during the copy stops the computation.
                 let mut kept = Store::from_values(&[]);
-                if kept
-                    .extend_from_slice(&values[..preperiod + period])
-                    .is_err()
-                {
-                    return doubled;
+                match kept.extend_from_slice(&values[..preperiod + period]) {
+                    Err(Error::Interrupted) => return Err(Error::Interrupted),
+                    Err(_) => return Ok(doubled),
+                    Ok(()) => {}
                 }
                 let periodic = Periodic {
                     preperiod,
@@ -475,11 +476,11 @@ impl TakeAndBreak {
                 };
                 // Another thread cannot have set it: the caller holds the write lock.
                 let _ = self.periodic.set(periodic);
-                usize::MAX
+                Ok(usize::MAX)
             }
             // Not before an eighth more values: a check costs a pass over them all.
-            PeriodSearch::Needs(count) => count.clamp(len + len / 8 + 1, doubled),
-            PeriodSearch::Nothing => doubled,
+            PeriodSearch::Needs(count) => Ok(count.clamp(len + len / 8 + 1, doubled)),
+            PeriodSearch::Nothing => Ok(doubled),
         }
     }
 
