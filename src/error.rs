@@ -347,6 +347,12 @@ pub enum Error {
 
     #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
     QuotientCheckTooLarge { heap: usize, limit: usize },
+
+    #[error(transparent)]
+    Board(#[from] crate::batch::board::BoardError),
+
+    #[error(transparent)]
+    Start(#[from] crate::batch::envs::StartError),
 }
 
 /// An error raised outside the core (by a callback: a Python exception), carried

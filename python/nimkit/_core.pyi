@@ -16,7 +16,9 @@ from .quotient import Genus
 __all__ = [
     "DEFAULT_MAX_POSITIONS",
     "MAX_LISTED_MOVES",
+    "Board",
     "Digraph",
+    "Envs",
     "Game",
     "IllegalMoveError",
     "MisereQuotient",
@@ -401,3 +403,55 @@ def solve_outcomes(
 def octal_classes(
     digits: SupportsIndex, heaps: SupportsIndex
 ) -> list[tuple[str, list[tuple[str, int]], tuple[int, int, list[int]] | None]]: ...
+
+@final
+class Board:
+    """A board for learning agents: heaps, rules, OpenSpiel's action ids, exact labels."""
+
+    def __new__(cls, bounds: list[int], rules: Rules, max_positions: int) -> Board: ...
+    @property
+    def bounds(self) -> list[int]: ...
+    @property
+    def max_take(self) -> int: ...
+    @property
+    def actions(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    def labels(
+        self, rows: npt.NDArray[np.uint64]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+    def judge(
+        self, rows: npt.NDArray[np.uint64], actions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+    def rank(
+        self, rows: npt.NDArray[np.uint64], scores: npt.NDArray[np.float32], k: int
+    ) -> tuple[
+        npt.NDArray[np.uint32],
+        npt.NDArray[np.uint32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float64],
+    ]: ...
+    def reachable(self, start: list[int], limit: int) -> npt.NDArray[np.uint64]: ...
+
+@final
+class Envs:
+    """Many games of one board, stepped at once."""
+
+    def __new__(
+        cls,
+        count: int,
+        start: list[int] | tuple[int, tuple[int, int], tuple[int, int]],
+        rules: Rules,
+        opponent: tuple[str, float, str] | None,
+        autoreset: bool,
+        max_positions: int,
+    ) -> Envs: ...
+    @property
+    def board(self) -> Board: ...
+    def observe(self) -> npt.NDArray[np.int64]: ...
+    def heaps(self) -> npt.NDArray[np.uint64]: ...
+    def moves(self) -> npt.NDArray[np.uint32]: ...
+    def reset(self, seed: int | None = None) -> None: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...

@@ -6,9 +6,12 @@
 //! (specialised for common heap counts so that the compiler vectorises them); every
 //! other layout goes through ndarray's parallel `Zip` over lanes. Results never
 //! depend on the thread count: each position is computed on its own.
+pub mod board;
+pub mod envs;
 mod grundy;
 mod ints;
 mod layout;
+pub mod learn;
 mod wide;
 
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};

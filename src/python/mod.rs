@@ -12,6 +12,7 @@ mod play;
 mod position;
 mod progress;
 mod quotient;
+mod rl;
 mod rules;
 mod scalar;
 mod subtraction;
@@ -47,6 +48,8 @@ mod core_module {
     use super::position::PyPosition;
     #[pymodule_export]
     use super::quotient::PyMisereQuotient;
+    #[pymodule_export]
+    use super::rl::{PyBoard, PyEnvs};
     #[pymodule_export]
     use super::rules::PyRules;
     #[pymodule_export]

@@ -1,0 +1,295 @@
+"""Nim for machine learning: environments stepped in the core, exact labels,
+datasets and move-quality metrics.
+
+- ``NimEnv`` (gymnasium ``Env``), ``NimVectorEnv`` (gymnasium ``VectorEnv``, stepped
+  in Rust) and ``NimAEC`` (PettingZoo ``AECEnv``) need the ``rl`` extra
+  (``pip install 'nimkit[rl]'``: gymnasium and pettingzoo).
+- ``dataset``, ``labels`` and ``move_accuracy`` need numpy alone.
+
+Actions are OpenSpiel's ids for ``nim``: ``(take - 1) * num_heaps + heap``, with
+OpenSpiel's ``num_distinct_actions`` = ``num_heaps * largest_heap + 1`` of them (the
+last names no move). Normal play is the default here; OpenSpiel's ``nim`` defaults
+to misère play (``is_misere=True``).
+
+>>> X, y = dataset([1, 3, 5, 7])
+>>> X.shape, y.shape, int(y.any(axis=1).sum())  # 384 positions, 336 of them N
+((384, 4), (384, 29), 336)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules import DEFAULT_MAX_POSITIONS, Rules
+from ._board import RandomBoards, board
+
+if TYPE_CHECKING:
+    from ._aec import NimAEC
+    from ._gym import NimEnv, NimVectorEnv
+
+__all__ = [
+    "ENV_ID",
+    "MoveAccuracy",
+    "NimAEC",
+    "NimEnv",
+    "NimVectorEnv",
+    "RandomBoards",
+    "action",
+    "dataset",
+    "labels",
+    "move_accuracy",
+    "move_of",
+]
+
+#: The most positions ``dataset`` and ``move_accuracy`` enumerate by default.
+MAX_DATASET_POSITIONS = 10**8
+
+_LAZY = {"NimEnv": "._gym", "NimVectorEnv": "._gym", "NimAEC": "._aec"}
+
+#: gymnasium's id for ``NimEnv``: ``gymnasium.make("nimkit/Nim-v0", heaps=[...])``.
+ENV_ID = "nimkit/Nim-v0"
+
+
+def _register() -> None:
+    """Register ``ENV_ID`` with gymnasium when it is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    from gymnasium.envs.registration import register, registry
+
+    if ENV_ID not in registry:
+        register(id=ENV_ID, entry_point="nimkit.rl._gym:NimEnv")
+
+
+_register()
+
+
+def __getattr__(name: str) -> Any:
+    """The environments, imported when first asked for (they need the ``rl`` extra)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def action(heap: int, take: int, num_heaps: int) -> int:
+    """The action id of taking ``take`` from heap ``heap`` (OpenSpiel's numbering).
+
+    >>> action(heap=2, take=3, num_heaps=4)
+    10
+    """
+    if not 0 <= heap < num_heaps or take < 1:
+        raise ValueError(f"no action takes {take} from heap {heap} of {num_heaps}")
+    return (take - 1) * num_heaps + heap
+
+
+def move_of(action: int, num_heaps: int) -> tuple[int, int]:
+    """The ``(heap, take)`` that action id ``action`` names.
+
+    >>> move_of(10, num_heaps=4)
+    (2, 3)
+    """
+    if action < 0 or num_heaps < 1:
+        raise ValueError(f"no action {action} in a game of {num_heaps} heaps")
+    return action % num_heaps, action // num_heaps + 1
+
+
+def _rows(positions: npt.ArrayLike, width: int) -> npt.NDArray[np.uint64]:
+    """Positions as a C-contiguous uint64 array of ``width`` columns."""
+    array = np.asarray(positions)
+    if array.dtype == object or array.dtype.kind not in "iub":
+        raise TypeError(
+            f"positions must be an integer array (rows of equal length), not dtype {array.dtype}"
+        )
+    if array.ndim == 1:
+        array = array[None, :]
+    if array.ndim != 2 or array.shape[1] != width:
+        raise ValueError(f"positions must be rows of {width} heaps, not shape {array.shape}")
+    if array.dtype.kind == "i" and (array < 0).any():
+        raise ValueError("positions hold a negative heap")
+    return np.ascontiguousarray(array, dtype=np.uint64)
+
+
+def labels(
+    positions: npt.ArrayLike,
+    heaps: Sequence[int],
+    *,
+    rules: Rules | None = None,
+    misere: bool | None = None,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> dict[str, npt.NDArray[Any]]:
+    """The exact labels of ``positions`` (rows) on the board of ``heaps`` (each heap's
+    largest size): ``action_mask`` and ``winning_mask`` (int8, one per action) and
+    ``is_p`` (bool: the player to move loses against perfect play).
+
+    >>> labels([[1, 0, 2]], heaps=[1, 1, 2])["winning_mask"].nonzero()[1].tolist()
+    [2]
+    """
+    core = board(heaps, rules, misere, max_positions)
+    legal, winning, p = core.labels(_rows(positions, len(core.bounds)))
+    return {"action_mask": legal.view(np.int8), "winning_mask": winning.view(np.int8), "is_p": p}
+
+
+def dataset(
+    heaps: Sequence[int],
+    *,
+    labels: str = "winning_mask",
+    rules: Rules | None = None,
+    misere: bool | None = None,
+    sample: int | None = None,
+    balance: bool = False,
+    max_nonempty: int | None = None,
+    max_heap: int | None = None,
+    noise: float = 0.0,
+    seed: int | None = None,
+    max_positions: int = MAX_DATASET_POSITIONS,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """Positions of a board and their exact labels, ``(X, y)``.
+
+    ``X`` holds every position reachable from ``heaps`` (int64, one row each, the
+    last heap changing fastest), or a random ``sample`` of them. ``labels``:
+    ``"winning_mask"`` (int8, one per action: legal and winning), ``"action_mask"``
+    (int8, legal) or ``"is_p"`` (int8, 1 where the player to move loses).
+
+    A curriculum keeps positions with at most ``max_nonempty`` nonempty heaps and no
+    heap over ``max_heap``. ``balance`` samples as many P- as N-positions (the
+    smaller class sets the count). ``noise`` flips each label with that
+    probability (for masks, each legal action's entry), the same way for the same
+    ``seed``.
+
+    >>> X, y = dataset([1, 2], labels="is_p")
+    >>> X.tolist(), y.tolist()
+    ([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]], [1, 0, 0, 0, 1, 0])
+    """
+    if labels not in ("winning_mask", "action_mask", "is_p"):
+        raise ValueError(f"labels must be 'winning_mask', 'action_mask' or 'is_p', not {labels!r}")
+    if not 0.0 <= noise <= 1.0:
+        raise ValueError(f"noise must be a probability in [0, 1], not {noise!r}")
+    core = board(heaps, rules, misere, DEFAULT_MAX_POSITIONS)
+    X = core.reachable(list(core.bounds), max_positions)
+    keep = np.ones(len(X), bool)
+    if max_nonempty is not None:
+        keep &= np.count_nonzero(X, axis=1) <= max_nonempty
+    if max_heap is not None:
+        keep &= (max_heap >= X).all(axis=1)
+    X = X[keep] if not keep.all() else X
+    rng = np.random.default_rng(seed)
+    if balance or sample is not None:
+        p = core.labels(X)[2]
+        X = X[_pick(p, sample, balance, rng)]
+    legal, winning, p = core.labels(X)
+    y: npt.NDArray[Any] = {"winning_mask": winning, "action_mask": legal, "is_p": p}[labels].view(
+        np.int8
+    )
+    if noise > 0:
+        flip = rng.random(y.shape) < noise
+        if labels == "winning_mask":
+            flip &= legal
+        y = y ^ flip.view(np.int8)
+    return X.astype(np.int64), np.ascontiguousarray(y)
+
+
+def _pick(
+    p: npt.NDArray[np.bool_], sample: int | None, balance: bool, rng: np.random.Generator
+) -> npt.NDArray[np.intp]:
+    """Indices of a sample (in increasing order): ``sample`` of them or all, as many
+    P as N under ``balance``."""
+    if sample is not None and (isinstance(sample, bool) or sample < 0):
+        raise ValueError(f"sample must be a count >= 0, not {sample!r}")
+    if not balance:
+        count = len(p) if sample is None else min(sample, len(p))
+        return np.sort(rng.choice(len(p), size=count, replace=False))
+    ps, ns = np.flatnonzero(p), np.flatnonzero(~p)
+    half = min(len(ps), len(ns))
+    if sample is not None:
+        half = min(half, sample // 2)
+    chosen = np.concatenate(
+        [rng.choice(ps, size=half, replace=False), rng.choice(ns, size=half, replace=False)]
+    )
+    return np.sort(chosen)
+
+
+@dataclass(frozen=True)
+class MoveAccuracy:
+    """How a policy's moves compare with the exact winning moves.
+
+    ``accuracy``: the share of positions with a winning move where one of the
+    policy's ``k`` best legal actions wins; ``random``: the same share for ``k``
+    distinct legal actions drawn at random (exact: ``1 - C(L - W, k) / C(L, k)`` per
+    position, averaged); ``positions``: how many positions were judged; ``by_nonempty``:
+    the accuracy and the random share by count of nonempty heaps."""
+
+    accuracy: float
+    random: float
+    positions: int
+    k: int
+    by_nonempty: dict[int, tuple[float, float, int]]
+
+
+def move_accuracy(
+    policy: Callable[[npt.NDArray[np.int64]], npt.ArrayLike],
+    heaps: Sequence[int],
+    *,
+    k: int = 1,
+    positions: npt.ArrayLike | None = None,
+    rules: Rules | None = None,
+    misere: bool | None = None,
+    max_positions: int = MAX_DATASET_POSITIONS,
+) -> MoveAccuracy:
+    """Top-``k`` accuracy of ``policy`` against the exact winning moves, over every
+    position reachable from ``heaps`` (or the rows of ``positions``) that has one.
+
+    ``policy`` takes positions (int64, one row each) and returns a score per action
+    (shape positions x actions: higher is better; illegal actions are ignored) or, for
+    ``k=1``, one action id per position.
+
+    >>> first_legal = lambda X: labels(X, [1, 3, 5, 7])["action_mask"]
+    >>> result = move_accuracy(first_legal, [1, 3, 5, 7])
+    >>> result.positions, round(result.random, 3)
+    (336, 0.188)
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be an int >= 1, not {k!r}")
+    core = board(heaps, rules, misere, DEFAULT_MAX_POSITIONS)
+    if positions is None:
+        X = core.reachable(list(core.bounds), max_positions)
+    else:
+        X = _rows(positions, len(core.bounds))
+    X = X[~core.labels(X)[2]]  # positions with a winning move
+    out = np.asarray(policy(X.astype(np.int64)))
+    if out.ndim == 1 and out.shape == (len(X),):
+        if k != 1:
+            raise ValueError("a policy that returns one action a position gives top-1 only")
+        if out.dtype.kind not in "iu":
+            raise TypeError(f"actions must be ints, not dtype {out.dtype}")
+        actions = np.where(out < 2**63, out, -1).astype(np.int64)
+        hit = core.judge(X, actions)[1]
+        chance = core.rank(X, np.zeros((len(X), core.actions), np.float32), 1)[3]
+    elif out.shape == (len(X), core.actions):
+        _, _, hit, chance = core.rank(X, np.ascontiguousarray(out, dtype=np.float32), k)
+    else:
+        raise ValueError(
+            f"the policy returned shape {out.shape}; expected ({len(X)}, {core.actions}) "
+            f"scores or ({len(X)},) actions"
+        )
+    nonempty = np.count_nonzero(X, axis=1)
+    by = {
+        int(c): (float(hit[sel].mean()), float(chance[sel].mean()), int(sel.sum()))
+        for c in np.unique(nonempty)
+        for sel in [nonempty == c]
+    }
+    total = len(X)
+    return MoveAccuracy(
+        accuracy=float(hit.mean()) if total else float("nan"),
+        random=float(chance.mean()) if total else float("nan"),
+        positions=total,
+        k=k,
+        by_nonempty=by,
+    )

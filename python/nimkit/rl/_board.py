@@ -1,0 +1,162 @@
+"""What the environments share: the board a game is played on, the start it draws,
+and the observation encodings. The game itself (moves, labels, opponents) is the
+core's (``nimkit._core.Board`` and ``Envs``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from ..rules import Rules
+
+#: The observation encodings (see ``Encoder``).
+Observation = Literal["heaps", "binary", "openspiel"]
+
+
+@dataclass(frozen=True)
+class RandomBoards:
+    """Random starting boards: ``heaps`` heaps in all, of which a number drawn
+    uniformly in ``count`` (low, high) are nonempty, each of a size drawn uniformly in
+    ``sizes`` (low, high), placed at random; the rest are empty.
+
+    >>> RandomBoards(heaps=5, count=(2, 5), sizes=(1, 9)).bounds
+    [9, 9, 9, 9, 9]
+    """
+
+    heaps: int
+    count: tuple[int, int]
+    sizes: tuple[int, int]
+
+    @property
+    def bounds(self) -> list[int]:
+        """The largest size of each heap."""
+        return [self.sizes[1]] * self.heaps
+
+
+Heaps = Sequence[int] | RandomBoards
+
+
+def start_of(heaps: Heaps) -> tuple[Any, list[int]]:
+    """The core's form of a start, and the bound of each heap."""
+    if isinstance(heaps, RandomBoards):
+        return (heaps.heaps, tuple(heaps.count), tuple(heaps.sizes)), heaps.bounds
+    if isinstance(heaps, (str, bytes)) or not isinstance(heaps, Sequence):
+        raise TypeError(
+            f"heaps must be a sequence of ints or RandomBoards, not {type(heaps).__name__}"
+        )
+    sizes = []
+    for i, n in enumerate(heaps):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"heap {i} must be an int, not {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"heap {i} is negative ({n})")
+        sizes.append(int(n))
+    return sizes, sizes
+
+
+def rules_of(rules: Rules | None, misere: bool | None) -> Rules:
+    """``rules`` (plain Nim if None) with the ending ``misere`` asks for, if it asks."""
+    rules = rules if rules is not None else Rules()
+    if misere is None or bool(misere) == rules.misere:
+        return rules
+    native: Rules = _core.Rules.__new__(Rules, bool(misere), rules.take_rule)
+    return native
+
+
+def board(heaps: Heaps, rules: Rules | None, misere: bool | None, max_positions: int) -> Any:
+    """The core's board for these heaps and rules."""
+    _, bounds = start_of(heaps)
+    return _core.Board(bounds, rules_of(rules, misere), max_positions)
+
+
+class Encoder:
+    """Turns the heaps of many games into observations.
+
+    - ``"heaps"``: the heap sizes (int64, one per heap).
+    - ``"binary"``: the binary digits of each heap, least significant first (int8,
+      heaps x digits).
+    - ``"openspiel"``: OpenSpiel's ``nim`` observation tensor (float32): the player to
+      move one-hot, whether the game is over, the number of heaps one-hot, then each
+      heap one-hot over 0..largest.
+
+    ``history`` > 1 stacks the last ``history`` observations of a game, oldest first
+    (zeros before its start).
+    """
+
+    def __init__(self, kind: str, bounds: list[int], history: int = 1) -> None:
+        if kind not in ("heaps", "binary", "openspiel"):
+            raise ValueError(f"observation must be 'heaps', 'binary' or 'openspiel', not {kind!r}")
+        if isinstance(history, bool) or not isinstance(history, int) or history < 1:
+            raise ValueError(f"history must be an int >= 1, not {history!r}")
+        self.kind, self.bounds, self.history = kind, bounds, history
+        self.m, self.top = len(bounds), max(max(bounds), 1)
+        self.digits = self.top.bit_length()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """One game's observation shape."""
+        one = {
+            "heaps": (self.m,),
+            "binary": (self.m, self.digits),
+            "openspiel": (3 + self.m + self.m * (self.top + 1),),
+        }[self.kind]
+        return (self.history, *one) if self.history > 1 else one
+
+    def space(self) -> Any:
+        """One game's gymnasium observation space."""
+        spaces = _gym().spaces
+        if self.kind == "heaps":
+            one_high: Any = np.array(self.bounds, dtype=np.int64)
+            high = np.broadcast_to(one_high, self.shape).copy()
+            return spaces.Box(0, high, self.shape, np.int64)
+        dtype = np.int8 if self.kind == "binary" else np.float32
+        return spaces.Box(0, 1, self.shape, dtype)
+
+    def encode(
+        self, heaps: npt.NDArray[np.int64], moves: npt.NDArray[Any], over: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[Any]:
+        """Observations of games with these heaps (one row a game), moves made so far
+        and whether each is over; without history."""
+        if self.kind == "heaps":
+            return heaps
+        if self.kind == "binary":
+            shifts = np.arange(self.digits, dtype=np.int64)
+            return ((heaps[..., None] >> shifts) & 1).astype(np.int8)
+        n = len(heaps)
+        out = np.zeros((n, 3 + self.m + self.m * (self.top + 1)), dtype=np.float32)
+        rows = np.arange(n)
+        out[rows, moves.astype(np.int64) % 2] = 1
+        out[:, 2] = over
+        out[:, 2 + self.m] = 1
+        offsets = 3 + self.m + np.arange(self.m) * (self.top + 1)
+        out[rows[:, None], offsets + heaps] = 1
+        return out
+
+
+class History:
+    """The last ``depth`` observations of each of many games."""
+
+    def __init__(self, depth: int, count: int, shape: tuple[int, ...], dtype: Any) -> None:
+        self.frames = np.zeros((count, depth, *shape), dtype=dtype)
+
+    def start(self, which: npt.NDArray[np.bool_], obs: npt.NDArray[Any]) -> None:
+        """Games ``which`` begin again at ``obs``."""
+        self.frames[which] = 0
+        self.frames[which, -1] = obs[which]
+
+    def push(self, obs: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Every game moves on to ``obs``; returns a copy of the stacks."""
+        self.frames[:, :-1] = self.frames[:, 1:]
+        self.frames[:, -1] = obs
+        return self.frames.copy()
+
+
+def _gym() -> Any:
+    from .._extras import require
+
+    return require("gymnasium", "rl")

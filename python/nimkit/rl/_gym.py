@@ -1,0 +1,304 @@
+"""gymnasium environments: one game (``NimEnv``) and many stepped at once in the core
+(``NimVectorEnv``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from .._extras import require
+from ..rules import DEFAULT_MAX_POSITIONS, Rules
+from ._board import Encoder, Heaps, History, rules_of, start_of
+
+gym = require("gymnasium", "rl")
+from gymnasium import spaces  # noqa: E402
+from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
+from gymnasium.vector.utils import batch_space  # noqa: E402
+
+#: What an opponent may be: None (self-play), "perfect", "random", a probability of a
+#: random move by an otherwise perfect player, or a callable ``(obs, info) -> action``.
+Opponent = str | float | Callable[[Any, dict[str, Any]], int] | None
+
+
+def _core_opponent(opponent: Opponent, first: str) -> tuple[str, float, str] | None:
+    """The core's form of a built-in opponent; None for self-play and callables."""
+    if opponent is None or callable(opponent):
+        return None
+    if isinstance(opponent, str):
+        return (opponent, 0.0, first)
+    if isinstance(opponent, bool) or not isinstance(opponent, (int, float)):
+        raise TypeError(
+            "opponent must be None, 'perfect', 'random', a probability or a callable, "
+            f"not {type(opponent).__name__}"
+        )
+    if not 0.0 <= opponent <= 1.0:
+        raise ValueError(
+            f"an opponent given as a probability of a random move must be in [0, 1], not {opponent}"
+        )
+    return ("fallible", float(opponent), first)
+
+
+class _Games:
+    """The core's games with their encoder: what both environments step."""
+
+    def __init__(
+        self,
+        count: int,
+        heaps: Heaps,
+        rules: Rules | None,
+        misere: bool | None,
+        opponent: tuple[str, float, str] | None,
+        autoreset: bool,
+        observation: str,
+        history: int,
+        max_positions: int,
+    ) -> None:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
+        start, bounds = start_of(heaps)
+        self.rules = rules_of(rules, misere)
+        self.core = _core.Envs(count, start, self.rules, opponent, autoreset, max_positions)
+        self.board = self.core.board
+        self.encoder = Encoder(observation, bounds, history)
+        self.count = count
+        one = self.encoder.encode(
+            np.zeros((1, len(bounds)), np.int64), np.zeros(1, np.uint32), np.zeros(1, bool)
+        )
+        self.history = History(history, count, one.shape[1:], one.dtype) if history > 1 else None
+
+    def labels(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        legal, winning, p = self.board.labels(self.core.heaps())
+        return legal.view(np.int8), winning.view(np.int8), p
+
+    def observe(
+        self, legal: npt.NDArray[np.int8], fresh: npt.NDArray[np.bool_] | None
+    ) -> npt.NDArray[Any]:
+        """Observations now; ``fresh``: games that have just started (all if None)."""
+        over = np.logical_not(legal.any(axis=1))
+        obs = self.encoder.encode(self.core.observe(), self.core.moves(), over)
+        if self.history is None:
+            return obs
+        self.history.start(np.ones(self.count, bool) if fresh is None else fresh, obs)
+        return self.history.frames.copy() if fresh is None else self.history.push(obs)
+
+
+class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
+    """Nim as a gymnasium environment: the agent plays against ``opponent``.
+
+    Actions are OpenSpiel's ids: ``(take - 1) * num_heaps + heap`` (its
+    ``num_distinct_actions`` of them; the last names no move). An illegal action
+    loses the game for the player who made it. Rewards are +1 when the agent wins,
+    -1 when it loses (under ``misere``, taking the last object loses), else 0; in
+    self-play (``opponent=None``) the reward is the mover's.
+
+    ``info`` holds ``action_mask`` and ``winning_mask`` (int8, one per action: legal,
+    and legal and winning) and ``outcome`` ('P' when the player to move loses against
+    perfect play, else 'N'), exact for every position.
+
+    >>> env = NimEnv(heaps=[1, 3, 5, 7], opponent="perfect")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.tolist(), info["outcome"]
+    ([1, 3, 5, 7], 'P')
+    >>> env.step(2)[1:3]  # take 1 from heap 2: the perfect opponent replies
+    (0.0, False)
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        heaps: Heaps = (1, 3, 5, 7),
+        *,
+        rules: Rules | None = None,
+        misere: bool | None = None,
+        opponent: Opponent = "perfect",
+        first: str = "agent",
+        observation: str = "heaps",
+        history: int = 1,
+        render_mode: str | None = None,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self._callable = opponent if callable(opponent) else None
+        if self._callable is not None and first not in ("agent", "opponent", "random"):
+            raise ValueError(f"first must be 'agent', 'opponent' or 'random', not {first!r}")
+        self._first = first
+        self._games = _Games(
+            1, heaps, rules, misere, _core_opponent(opponent, first), False,
+            observation, history, max_positions,
+        )  # fmt: skip
+        self.rules = self._games.rules
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(self._games.board.actions)
+        self.observation_space = self._games.encoder.space()
+        self._seeded = False
+        self._over: bool | None = None  # None before the first reset
+
+    def _now(self, fresh: bool) -> tuple[Any, dict[str, Any]]:
+        legal, winning, p = self._games.labels()
+        obs = self._games.observe(legal, None if fresh else np.zeros(1, bool))
+        info = {
+            "action_mask": legal[0].copy(),
+            "winning_mask": winning[0].copy(),
+            "outcome": "P" if p[0] else "N",
+        }
+        return obs[0], info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None or not self._seeded:
+            self._games.core.reset(int(self.np_random.integers(2**63)))
+            self._seeded = True
+        else:
+            self._games.core.reset(None)
+        self._over = False
+        if self._callable is not None:
+            # An opening move by the callable that ends the game: start again, a
+            # bounded number of times.
+            for _ in range(1000):
+                opens = self._first == "opponent" or (
+                    self._first == "random" and self.np_random.random() < 0.5
+                )
+                if not opens:
+                    break
+                obs, info = self._now(True)
+                if not self._play(self._callable(obs, info))[1]:
+                    break
+                self._games.core.reset(None)
+            else:
+                raise ValueError("every opening move of the opponent ended the game")
+        return self._now(True)
+
+    def _play(self, action: Any) -> tuple[float, bool]:
+        rewards, terminated = self._games.core.step(np.array([_action(action)], np.int64))
+        return float(rewards[0]), bool(terminated[0])
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        action = _action(action)
+        if self._over is not False:
+            raise _core.IllegalMoveError(
+                "the game is over: call reset()" if self._over else "call reset() before step()"
+            )
+        reward, over = self._play(action)
+        if not over and self._callable is not None:
+            obs, info = self._now(False)
+            answer, over = self._play(self._callable(obs, info))
+            reward = -answer
+        self._over = over
+        obs, info = self._now(False)
+        return obs, reward, over, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        heaps = self._games.core.observe()[0]
+        return " ".join(str(n) for n in heaps.tolist())
+
+
+def _action(action: Any) -> int:
+    """An action as an int (a numpy scalar or 0-d array too); anything else is
+    refused here rather than taken as an illegal move."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an int, not {type(action).__name__}")
+    return int(action) if -(2**63) <= action < 2**63 else -1
+
+
+class NimVectorEnv(VectorEnv):
+    """``num_envs`` games of Nim stepped at once in the core (a gymnasium
+    ``VectorEnv``, next-step autoreset: the step after a game ends starts it again
+    and ignores its action).
+
+    Observations, actions, rewards and the info labels are those of ``NimEnv``, as
+    arrays with one row a game; ``opponent`` is None (self-play), "perfect", "random"
+    or a probability (a callable opponent is ``NimEnv``'s alone). An illegal action
+    loses its game; it never raises inside a rollout.
+
+    >>> envs = NimVectorEnv(num_envs=3, heaps=[1, 3, 5, 7])
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs.shape, infos["action_mask"].shape
+    ((3, 4), (3, 29))
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it an instance variable)
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        heaps: Heaps = (1, 3, 5, 7),
+        *,
+        rules: Rules | None = None,
+        misere: bool | None = None,
+        opponent: str | float | None = None,
+        first: str = "agent",
+        observation: str = "heaps",
+        history: int = 1,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None:
+        if callable(opponent):
+            raise TypeError("a callable opponent is NimEnv's alone: NimVectorEnv steps in the core")
+        self._games = _Games(
+            num_envs, heaps, rules, misere, _core_opponent(opponent, first), True,
+            observation, history, max_positions,
+        )  # fmt: skip
+        self.rules = self._games.rules
+        self.num_envs = num_envs
+        self.single_action_space = spaces.Discrete(self._games.board.actions)
+        self.single_observation_space = self._games.encoder.space()
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._ended = np.zeros(num_envs, bool)
+        self._seeded = False
+
+    def _now(self, fresh: npt.NDArray[np.bool_] | None) -> tuple[Any, dict[str, Any]]:
+        legal, winning, p = self._games.labels()
+        obs = self._games.observe(legal, fresh)
+        every = np.ones(self.num_envs, bool)
+        infos = {
+            "action_mask": legal,
+            "winning_mask": winning,
+            "outcome": np.where(p, "P", "N"),
+            "_action_mask": every,
+            "_winning_mask": every.copy(),
+            "_outcome": every.copy(),
+        }
+        return obs, infos
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        if seed is not None:
+            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
+        if seed is not None or not self._seeded:
+            self._games.core.reset(int(self.np_random.integers(2**63)))
+            self._seeded = True
+        else:
+            self._games.core.reset(None)
+        self._ended[:] = False
+        return self._now(None)
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be {self.num_envs} ints, one a game, not an array of "
+                f"shape {actions.shape} and dtype {actions.dtype}"
+            )
+        if actions.dtype == np.uint64:  # ids past int64 name no move
+            actions = np.where(actions >= 2**63, -1, actions.astype(np.int64, copy=False))
+        fresh = self._ended.copy()
+        rewards, terminated = self._games.core.step(actions.astype(np.int64, copy=False))
+        self._ended = terminated.copy()
+        obs, infos = self._now(fresh)
+        return obs, rewards, terminated, np.zeros(self.num_envs, bool), infos

@@ -1,0 +1,423 @@
+//! A board for learning agents: positions of a fixed number of heaps, none larger than
+//! its bound, with actions numbered as OpenSpiel's `nim` numbers them
+//! (`(take - 1) * heaps + heap`, taking 1 to the largest bound) and the exact label of
+//! every action: whether it is legal, and whether it wins.
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+
+use crate::alloc;
+use crate::error::{Error, Result};
+use crate::heap::HeapMove;
+use crate::outcome::Outcome;
+use crate::rules::Rules;
+use crate::solver::Solver;
+use crate::theory;
+
+/// The most actions a board may number: every position's labels are this many bytes.
+pub const MAX_ACTIONS: usize = 1 << 16;
+
+/// Why a board cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("a board needs at least one heap")]
+    NoHeaps,
+    #[error(
+        "{heaps} heaps of up to {largest} number {actions} actions, past the limit of \
+         {MAX_ACTIONS}: every position's labels hold one entry per action"
+    )]
+    TooManyActions {
+        heaps: usize,
+        largest: u64,
+        actions: u128,
+    },
+    #[error(
+        "the rules split heaps ({code}): OpenSpiel's action ids name a heap and a take, not \
+         the heaps a split leaves"
+    )]
+    Splits { code: String },
+    #[error("position {position} has {got} heaps; the board has {heaps}")]
+    Width {
+        position: usize,
+        got: usize,
+        heaps: usize,
+    },
+    #[error("heap {heap} of position {position} is {size}, past the board's bound of {bound}")]
+    OverBound {
+        position: usize,
+        heap: usize,
+        size: u64,
+        bound: u64,
+    },
+    #[error("{what} has {got} entries; {wanted} were expected")]
+    Length {
+        what: &'static str,
+        got: usize,
+        wanted: usize,
+    },
+}
+
+/// How a board tells P-positions: the heaps' Grundy values where the rules have a
+/// closed form, else a search of the box the bounds span.
+enum Oracle {
+    /// Each heap's Grundy values `0..=bound`, one run per heap from `offsets[heap]`.
+    Grundy {
+        values: Vec<u64>,
+        offsets: Vec<usize>,
+    },
+    Search(Box<Solver>),
+}
+
+/// The heaps, the rules and the labels of a board. Positions are rows of `heaps()`
+/// sizes, each at most its heap's bound (a move never grows a heap: the rules do not
+/// split).
+pub struct Board {
+    rules: Rules,
+    bounds: Vec<u64>,
+    max_take: u64,
+    /// Per heap and take `t` (at `heap * max_take + t - 1`): bit 0, whether taking `t`
+    /// may empty the heap; bit 1, whether it may leave some of it.
+    allowed: Vec<u8>,
+    oracle: Oracle,
+}
+
+/// What applying an action did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// The action names no legal move: the position is unchanged.
+    Illegal,
+    /// The move was made; `ended`: no move is left.
+    Moved { ended: bool },
+}
+
+impl Board {
+    /// A board of `bounds.len()` heaps, heap `i` never larger than `bounds[i]`. Rules
+    /// with no closed form are solved over the box of the bounds, refused past
+    /// `max_positions` positions.
+    pub fn new(bounds: &[u64], rules: &Rules, max_positions: u64) -> Result<Self> {
+        let heaps = bounds.len();
+        if heaps == 0 {
+            return Err(BoardError::NoHeaps.into());
+        }
+        rules.check_heaps(heaps)?;
+        if let Some(code) =
+            (0..heaps).find_map(|i| rules.take_for(i).as_code().filter(|c| c.splits()))
+        {
+            return Err(BoardError::Splits { code: code.code() }.into());
+        }
+        let max_take = bounds.iter().copied().max().unwrap_or(0).max(1);
+        let actions = heaps as u128 * u128::from(max_take) + 1;
+        if actions > MAX_ACTIONS as u128 {
+            return Err(BoardError::TooManyActions {
+                heaps,
+                largest: max_take,
+                actions,
+            }
+            .into());
+        }
+        let mut allowed = alloc::filled(heaps * max_take as usize, 0u8)?;
+        for (i, row) in allowed.chunks_exact_mut(max_take as usize).enumerate() {
+            let rule = rules.take_for(i);
+            // Without splits, a take's legality depends only on whether it empties
+            // the heap: try it on a heap of its own size and on one more.
+            let allows = |n: u64, t: u64| {
+                rule.check_take(i, t).is_ok() && rule.check_option(i, n, &HeapMove::take(t)).is_ok()
+            };
+            for (t, flags) in (1..=max_take).zip(row.iter_mut()) {
+                *flags = u8::from(allows(t, t)) | (u8::from(allows(t + 1, t)) << 1);
+            }
+        }
+        let oracle = if rules.has_closed_form() {
+            let total = bounds.iter().map(|&b| b as usize + 1).sum();
+            let (mut values, mut offsets) = (alloc::with_capacity(total)?, Vec::new());
+            for (i, &bound) in bounds.iter().enumerate() {
+                offsets.push(values.len());
+                let rule = rules.take_for(i);
+                rule.ensure(bound)?;
+                values.extend((0..=bound).map(|n| rule.grundy(n)));
+            }
+            Oracle::Grundy { values, offsets }
+        } else {
+            Oracle::Search(Box::new(Solver::new(bounds, rules, max_positions)?))
+        };
+        Ok(Board {
+            rules: rules.clone(),
+            bounds: bounds.to_vec(),
+            max_take,
+            allowed,
+            oracle,
+        })
+    }
+
+    pub fn heaps(&self) -> usize {
+        self.bounds.len()
+    }
+
+    pub fn bounds(&self) -> &[u64] {
+        &self.bounds
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The largest take an action names (OpenSpiel's `max_num_per_pile`).
+    pub fn max_take(&self) -> u64 {
+        self.max_take
+    }
+
+    /// How many action ids there are: OpenSpiel's `num_distinct_actions`, one more
+    /// than the moves it numbers (its last id names no move).
+    pub fn actions(&self) -> usize {
+        self.heaps() * self.max_take as usize + 1
+    }
+
+    /// The heap and take action `a` names, if it names one.
+    #[inline]
+    pub fn decode(&self, action: i64) -> Option<(usize, u64)> {
+        let a = usize::try_from(action).ok()?;
+        let m = self.heaps();
+        (a < self.actions() - 1).then(|| (a % m, (a / m) as u64 + 1))
+    }
+
+    /// Whether taking `take` from heap `heap` of `row` is legal.
+    #[inline]
+    fn legal(&self, row: &[u64], heap: usize, take: u64) -> bool {
+        let n = row[heap];
+        take <= n && {
+            let flags = self.allowed[heap * self.max_take as usize + take as usize - 1];
+            flags & if take == n { 1 } else { 2 } != 0
+        }
+    }
+
+    /// Refuse rows of the wrong width or past the bounds (the labels and moves read
+    /// tables that end at the bounds).
+    pub fn check(&self, rows: &[u64]) -> Result<()> {
+        let m = self.heaps();
+        if !rows.len().is_multiple_of(m) {
+            return Err(BoardError::Width {
+                position: rows.len() / m,
+                got: rows.len() % m,
+                heaps: m,
+            }
+            .into());
+        }
+        for (position, row) in rows.chunks_exact(m).enumerate() {
+            for (heap, (&size, &bound)) in row.iter().zip(&self.bounds).enumerate() {
+                if size > bound {
+                    return Err(BoardError::OverBound {
+                        position,
+                        heap,
+                        size,
+                        bound,
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the player to move in `row` loses against perfect play.
+    #[inline]
+    pub fn is_p(&self, row: &[u64]) -> bool {
+        match &self.oracle {
+            Oracle::Grundy { values, offsets } => {
+                let (x, big) = row
+                    .iter()
+                    .zip(offsets)
+                    .fold((0, false), |(x, big), (&n, &o)| {
+                        let v = values[o + n as usize];
+                        (x ^ v, big || v > 1)
+                    });
+                theory::is_p(x, big, self.rules.is_misere())
+            }
+            Oracle::Search(solver) => solver.outcome(row) == Outcome::P,
+        }
+    }
+
+    /// Write the labels of one position: for each action, whether it is legal and
+    /// whether it wins (leaves a P-position); returns whether the position is P.
+    /// `legal` and `winning` hold `actions()` entries.
+    pub fn label(&self, row: &[u64], legal: &mut [bool], winning: &mut [bool]) -> bool {
+        legal.fill(false);
+        winning.fill(false);
+        let m = self.heaps();
+        match &self.oracle {
+            Oracle::Grundy { values, offsets } => {
+                let misere = self.rules.is_misere();
+                let g = |i: usize, n: u64| values[offsets[i] + n as usize];
+                let (mut x, mut big) = (0, 0u32);
+                for (i, &n) in row.iter().enumerate() {
+                    let v = g(i, n);
+                    x ^= v;
+                    big += u32::from(v > 1);
+                }
+                for (i, &n) in row.iter().enumerate() {
+                    let v = g(i, n);
+                    let (others, others_big) = (x ^ v, big - u32::from(v > 1));
+                    for take in 1..=n {
+                        if !self.legal(row, i, take) {
+                            continue;
+                        }
+                        let a = (take as usize - 1) * m + i;
+                        let w = g(i, n - take);
+                        legal[a] = true;
+                        winning[a] = theory::is_p(others ^ w, others_big > 0 || w > 1, misere);
+                    }
+                }
+                theory::is_p(x, big > 0, misere)
+            }
+            Oracle::Search(solver) => {
+                let mut after = row.to_vec();
+                for (i, &n) in row.iter().enumerate() {
+                    for take in 1..=n {
+                        if self.legal(row, i, take) {
+                            let a = (take as usize - 1) * m + i;
+                            after[i] = n - take;
+                            legal[a] = true;
+                            winning[a] = solver.outcome(&after) == Outcome::P;
+                        }
+                    }
+                    after[i] = n;
+                }
+                solver.outcome(row) == Outcome::P
+            }
+        }
+    }
+
+    /// Make the move `action` names in `row`, if it is legal.
+    #[inline]
+    pub fn apply(&self, row: &mut [u64], action: i64) -> Applied {
+        match self.decode(action) {
+            Some((heap, take)) if self.legal(row, heap, take) => {
+                row[heap] -= take;
+                Applied::Moved {
+                    ended: !self.has_move(row),
+                }
+            }
+            _ => Applied::Illegal,
+        }
+    }
+
+    /// Whether some move is left in `row`.
+    #[inline]
+    pub fn has_move(&self, row: &[u64]) -> bool {
+        row.iter()
+            .enumerate()
+            .any(|(i, &n)| (1..=n).any(|t| self.legal(row, i, t)))
+    }
+
+    /// An action for the player to move in `row` by `policy` (`None` when no move is
+    /// left); `legal` and `winning` are scratch of `actions()` entries.
+    pub fn choose(
+        &self,
+        row: &[u64],
+        policy: Policy,
+        rng: &mut Pcg64Mcg,
+        legal: &mut [bool],
+        winning: &mut [bool],
+    ) -> Option<i64> {
+        self.label(row, legal, winning);
+        let random = match policy {
+            Policy::Random => true,
+            Policy::Perfect => false,
+            Policy::Fallible(rate) => rng.random_bool(rate),
+        };
+        let pick = |mask: &[bool], rng: &mut Pcg64Mcg| {
+            let count = mask.iter().filter(|&&b| b).count();
+            (count > 0).then(|| {
+                let k = rng.random_range(0..count);
+                mask.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b)
+                    .nth(k)
+                    .map(|(a, _)| a as i64)
+            })?
+        };
+        if !random {
+            if let Some(a) = pick(winning, rng) {
+                return Some(a);
+            }
+        }
+        pick(legal, rng)
+    }
+
+    /// Every position reachable from `start` (each heap independently: the sizes its
+    /// moves reach), in row-major order (the last heap changes fastest), refused past
+    /// `limit` positions.
+    pub fn reachable(&self, start: &[u64], limit: u64) -> Result<Vec<u64>> {
+        self.check(start)?;
+        if start.len() != self.heaps() {
+            return Err(BoardError::Width {
+                position: 0,
+                got: start.len(),
+                heaps: self.heaps(),
+            }
+            .into());
+        }
+        let mut sizes: Vec<Vec<u64>> = Vec::with_capacity(start.len());
+        for (i, &top) in start.iter().enumerate() {
+            let mut reached = alloc::filled(top as usize + 1, false)?;
+            reached[top as usize] = true;
+            let mut row = start.to_vec();
+            for n in (1..=top).rev() {
+                if !reached[n as usize] {
+                    continue;
+                }
+                row[i] = n;
+                for t in (1..=n).filter(|&t| self.legal(&row, i, t)) {
+                    reached[(n - t) as usize] = true;
+                }
+            }
+            sizes.push((0..=top).filter(|&n| reached[n as usize]).collect());
+        }
+        let count = sizes
+            .iter()
+            .try_fold(1u128, |c, s| c.checked_mul(s.len() as u128))
+            .unwrap_or(u128::MAX);
+        if count > u128::from(limit) {
+            return Err(Error::BoxTooLarge {
+                positions: count,
+                limit,
+            });
+        }
+        let m = self.heaps();
+        let mut rows = alloc::with_capacity(count as usize * m)?;
+        let mut index = vec![0usize; m];
+        let mut poll = crate::interrupt::Poll::default();
+        for _ in 0..count {
+            poll.tick()?;
+            rows.extend(index.iter().zip(&sizes).map(|(&k, s)| s[k]));
+            for i in (0..m).rev() {
+                index[i] += 1;
+                if index[i] < sizes[i].len() {
+                    break;
+                }
+                index[i] = 0;
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// How a computer player picks its action.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    /// A winning action when there is one (at random among them), else a random
+    /// legal one.
+    Perfect,
+    /// A uniformly random legal action.
+    Random,
+    /// `Perfect`, but a random legal action with this probability.
+    Fallible(f64),
+}
+
+impl Policy {
+    pub fn fallible(rate: f64) -> Result<Self> {
+        if (0.0..=1.0).contains(&rate) {
+            Ok(Policy::Fallible(rate))
+        } else {
+            Err(Error::ErrorRate(rate))
+        }
+    }
+}

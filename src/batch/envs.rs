@@ -1,0 +1,351 @@
+//! Many games of one board stepped at once, for learning agents: each game draws its
+//! start, answers an action (an illegal one loses), lets a computer opponent reply,
+//! and reports rewards from the agent's side, all in parallel over the games.
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+use super::board::{Applied, Board, BoardError, Policy};
+use crate::alloc;
+use crate::error::{Error, Result};
+
+/// Where each game starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// The same heaps every game.
+    Fixed(Vec<u64>),
+    /// A random board of `heaps` heaps: `count` of them (uniform in its range) drawn
+    /// uniformly in `sizes`, the rest empty.
+    Random {
+        heaps: usize,
+        count: (usize, usize),
+        sizes: (u64, u64),
+    },
+}
+
+/// Why a start cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error("the random boards' {what} range {low}..={high} is empty or starts below {least}")]
+    Range {
+        what: &'static str,
+        low: u64,
+        high: u64,
+        least: u64,
+    },
+    #[error("the random boards have {count} nonempty heaps at most but {heaps} heaps in all")]
+    Count { count: usize, heaps: usize },
+    #[error(
+        "no start drawn in {TRIES} tries leaves the agent a move (the rules allow none on \
+         these heaps, or the opponent's first move always ends the game)"
+    )]
+    NoMove,
+}
+
+impl Start {
+    /// The largest size of each heap.
+    pub fn bounds(&self) -> Vec<u64> {
+        match self {
+            Start::Fixed(heaps) => heaps.clone(),
+            Start::Random { heaps, sizes, .. } => vec![sizes.1; *heaps],
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if let Start::Random {
+            heaps,
+            count,
+            sizes,
+        } = *self
+        {
+            let range = |what, (low, high): (u64, u64), least| {
+                if low < least || low > high {
+                    Err(StartError::Range {
+                        what,
+                        low,
+                        high,
+                        least,
+                    })
+                } else {
+                    Ok(())
+                }
+            };
+            range("heap count", (count.0 as u64, count.1 as u64), 1)?;
+            range("heap size", sizes, 1)?;
+            if count.1 > heaps {
+                return Err(StartError::Count {
+                    count: count.1,
+                    heaps,
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Draw a start into `row`.
+    fn draw(&self, row: &mut [u64], rng: &mut Pcg64Mcg) {
+        match self {
+            Start::Fixed(heaps) => row.copy_from_slice(heaps),
+            Start::Random { count, sizes, .. } => {
+                let c = rng.random_range(count.0..=count.1);
+                row.fill(0);
+                for n in &mut row[..c] {
+                    *n = rng.random_range(sizes.0..=sizes.1);
+                }
+                // The nonempty heaps anywhere on the board, not always the first ones.
+                for i in (1..row.len()).rev() {
+                    row.swap(i, rng.random_range(0..=i));
+                }
+            }
+        }
+    }
+}
+
+/// Who moves first in each game against an opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum First {
+    Agent,
+    Opponent,
+    /// Either, at random for each game.
+    Random,
+}
+
+/// What one step did to one game.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Stepped {
+    /// +1 when the agent (in self-play: the player who moved) has won, -1 when it has
+    /// lost, else 0.
+    pub reward: f32,
+    pub terminated: bool,
+}
+
+/// Draws a start that has a move (a bounded number of tries).
+const TRIES: usize = 1000;
+
+/// The games. Without an opponent the agent plays both sides (self-play).
+pub struct Envs {
+    board: Arc<Board>,
+    start: Start,
+    opponent: Option<(Policy, First)>,
+    autoreset: bool,
+    heaps: Vec<u64>,
+    rngs: Vec<Pcg64Mcg>,
+    /// Games that have ended: the next step starts them again (gymnasium's
+    /// next-step autoreset), or refuses them without autoreset.
+    ended: Vec<bool>,
+    /// Moves made in each game so far, by both sides.
+    moves: Vec<u32>,
+}
+
+impl Envs {
+    pub fn new(
+        count: usize,
+        board: Arc<Board>,
+        start: Start,
+        opponent: Option<(Policy, First)>,
+        autoreset: bool,
+    ) -> Result<Self> {
+        start.check()?;
+        if start.bounds() != board.bounds() {
+            return Err(BoardError::Length {
+                what: "start",
+                got: start.bounds().len(),
+                wanted: board.heaps(),
+            }
+            .into());
+        }
+        let m = board.heaps();
+        let mut envs = Envs {
+            heaps: alloc::filled(
+                count
+                    .checked_mul(m)
+                    .ok_or(Error::OutOfMemory { bytes: u128::MAX })?,
+                0,
+            )?,
+            rngs: alloc::filled(count, Pcg64Mcg::new(0))?,
+            ended: alloc::filled(count, false)?,
+            moves: alloc::filled(count, 0)?,
+            board,
+            start,
+            opponent,
+            autoreset,
+        };
+        envs.reset(Some(0))?;
+        Ok(envs)
+    }
+
+    pub fn board(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    pub fn count(&self) -> usize {
+        self.rngs.len()
+    }
+
+    /// The heaps of every game, one row a game.
+    pub fn heaps(&self) -> &[u64] {
+        &self.heaps
+    }
+
+    /// How many moves each game has seen, by both sides (its parity says which
+    /// player is to move).
+    pub fn moves(&self) -> &[u32] {
+        &self.moves
+    }
+
+    /// Start every game again; `seed` gives game `i` the stream of `seed` and `i`
+    /// (without one, each game goes on with its own stream).
+    pub fn reset(&mut self, seed: Option<u64>) -> Result<()> {
+        if let Some(seed) = seed {
+            for (i, rng) in self.rngs.iter_mut().enumerate() {
+                *rng = stream(seed, i as u64);
+            }
+        }
+        let m = self.board.heaps();
+        let (board, start, opponent) = (&*self.board, &self.start, self.opponent);
+        self.heaps
+            .par_chunks_mut(m)
+            .zip(self.rngs.par_iter_mut())
+            .zip(self.ended.par_iter_mut().zip(self.moves.par_iter_mut()))
+            .try_for_each(|((row, rng), (ended, moves))| {
+                *ended = false;
+                *moves = begin(board, start, opponent, row, rng)?;
+                Ok(())
+            })
+    }
+
+    /// One action for every game. Games that ended at the last step start again
+    /// instead (their action is ignored, their reward 0) with autoreset, and are
+    /// refused without it.
+    pub fn step(&mut self, actions: &[i64], out: &mut [Stepped]) -> Result<()> {
+        let n = self.count();
+        for (what, got) in [("actions", actions.len()), ("out", out.len())] {
+            if got != n {
+                return Err(BoardError::Length {
+                    what,
+                    got,
+                    wanted: n,
+                }
+                .into());
+            }
+        }
+        if !self.autoreset && self.ended.iter().any(|&e| e) {
+            return Err(Error::GameOver);
+        }
+        let m = self.board.heaps();
+        let (board, start, opponent) = (&*self.board, &self.start, self.opponent);
+        let misere = board.rules().is_misere();
+        // The last mover's reward: taking the last object wins in normal play.
+        let last_mover = if misere { -1.0 } else { 1.0 };
+        const GAMES: usize = 256;
+        self.heaps
+            .par_chunks_mut(m * GAMES)
+            .zip(self.rngs.par_chunks_mut(GAMES))
+            .zip(self.ended.par_chunks_mut(GAMES))
+            .zip(self.moves.par_chunks_mut(GAMES))
+            .zip(actions.par_chunks(GAMES).zip(out.par_chunks_mut(GAMES)))
+            .try_for_each(|((((rows, rngs), ended), moves), (actions, out))| {
+                let a = board.actions();
+                let (mut legal, mut winning) = (vec![false; a], vec![false; a]);
+                for (((((row, rng), ended), moves), &action), out) in rows
+                    .chunks_exact_mut(m)
+                    .zip(rngs)
+                    .zip(ended)
+                    .zip(moves)
+                    .zip(actions)
+                    .zip(out)
+                {
+                    *out = Stepped::default();
+                    if *ended {
+                        *ended = false;
+                        *moves = begin(board, start, opponent, row, rng)?;
+                        continue;
+                    }
+                    let applied = board.apply(row, action);
+                    *moves += u32::from(applied != Applied::Illegal);
+                    match applied {
+                        Applied::Illegal => *out = lost(),
+                        Applied::Moved { ended: true } => {
+                            *out = Stepped {
+                                reward: last_mover,
+                                terminated: true,
+                            }
+                        }
+                        Applied::Moved { ended: false } => {
+                            if let Some((policy, _)) = opponent {
+                                let reply = board
+                                    .choose(row, policy, rng, &mut legal, &mut winning)
+                                    .expect("a position with a move left has a legal action");
+                                *moves += 1;
+                                if board.apply(row, reply) == (Applied::Moved { ended: true }) {
+                                    *out = Stepped {
+                                        reward: -last_mover,
+                                        terminated: true,
+                                    };
+                                }
+                            }
+                        }
+                    }
+                    *ended = out.terminated;
+                }
+                Ok(())
+            })
+    }
+}
+
+fn lost() -> Stepped {
+    Stepped {
+        reward: -1.0,
+        terminated: true,
+    }
+}
+
+/// Game `i`'s random stream under `seed` (SplitMix64 of both, so that nearby seeds
+/// and games give unrelated streams).
+fn stream(seed: u64, i: u64) -> Pcg64Mcg {
+    let mut z = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Pcg64Mcg::seed_from_u64(z ^ (z >> 31))
+}
+
+/// Draw a start that leaves the agent a move into `row`; an opponent that moves
+/// first has moved. Returns the moves made (1 when the opponent opened).
+fn begin(
+    board: &Board,
+    start: &Start,
+    opponent: Option<(Policy, First)>,
+    row: &mut [u64],
+    rng: &mut Pcg64Mcg,
+) -> Result<u32> {
+    let (mut legal, mut winning) = (Vec::new(), Vec::new());
+    for _ in 0..TRIES {
+        start.draw(row, rng);
+        if !board.has_move(row) {
+            continue;
+        }
+        let Some((policy, first)) = opponent else {
+            return Ok(0);
+        };
+        let opponent_first = match first {
+            First::Agent => false,
+            First::Opponent => true,
+            First::Random => rng.random_bool(0.5),
+        };
+        if !opponent_first {
+            return Ok(0);
+        }
+        legal.resize(board.actions(), false);
+        winning.resize(board.actions(), false);
+        let reply = board
+            .choose(row, policy, rng, &mut legal, &mut winning)
+            .expect("a start with a move has a legal action");
+        // An opening move that ends the game leaves the agent nothing: draw again.
+        if board.apply(row, reply) != (Applied::Moved { ended: true }) {
+            return Ok(1);
+        }
+    }
+    Err(StartError::NoMove.into())
+}

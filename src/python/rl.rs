@@ -1,0 +1,278 @@
+//! Boards and stepped games for learning agents (`nimkit.rl`): contiguous numpy
+//! arrays in, new arrays out, the GIL released around the work.
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+use super::rules::PyRules;
+use crate::batch::board::{Board, Policy};
+use crate::batch::envs::{Envs, First, Start, Stepped};
+use crate::batch::learn::{self, Ranked, Verdict};
+
+type Array1<'py, T> = Bound<'py, PyArray1<T>>;
+type Array2<'py, T> = Bound<'py, PyArray2<T>>;
+/// `rank`'s legal and winning counts, hits and random chances.
+type RankArrays<'py> = (
+    Array1<'py, u32>,
+    Array1<'py, u32>,
+    Array1<'py, bool>,
+    Array1<'py, f64>,
+);
+
+/// A board: heaps, rules, OpenSpiel's action ids and the exact labels.
+#[pyclass(name = "Board", module = "nimkit._core", frozen)]
+pub struct PyBoard(Arc<Board>);
+
+fn slice<'a, T: numpy::Element>(
+    array: &'a PyReadonlyArray2<'_, T>,
+    name: &str,
+) -> PyResult<&'a [T]> {
+    array
+        .as_slice()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be C-contiguous")))
+}
+
+fn rows_of(rows: &PyReadonlyArray2<'_, u64>, m: usize) -> PyResult<usize> {
+    let width = rows.shape()[1];
+    if width != m {
+        return Err(PyValueError::new_err(format!(
+            "positions have {width} heaps; the board has {m}"
+        )));
+    }
+    Ok(rows.shape()[0])
+}
+
+fn new_array<'py, T: numpy::Element>(py: Python<'py>, shape: [usize; 2]) -> Array2<'py, T> {
+    PyArray2::<T>::zeros(py, shape, false)
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        bounds: Vec<u64>,
+        rules: &Bound<'_, PyRules>,
+        max_positions: u64,
+    ) -> PyResult<Self> {
+        let rules = rules.get().rules().clone();
+        Ok(PyBoard(Arc::new(
+            py.detach(|| Board::new(&bounds, &rules, max_positions))?,
+        )))
+    }
+
+    #[getter]
+    fn bounds(&self) -> Vec<u64> {
+        self.0.bounds().to_vec()
+    }
+
+    #[getter]
+    fn max_take(&self) -> u64 {
+        self.0.max_take()
+    }
+
+    #[getter]
+    fn actions(&self) -> usize {
+        self.0.actions()
+    }
+
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules::from(self.0.rules().clone())
+    }
+
+    /// `(legal, winning, p)`: per action whether it is legal and whether it wins, per
+    /// position whether it is P.
+    fn labels<'py>(
+        &self,
+        py: Python<'py>,
+        rows: PyReadonlyArray2<'py, u64>,
+    ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
+        let n = rows_of(&rows, self.0.heaps())?;
+        let a = self.0.actions();
+        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
+        let p = PyArray1::<bool>::zeros(py, n, false);
+        {
+            let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
+            let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
+            let rows = slice(&rows, "positions")?;
+            py.detach(|| learn::labels(&self.0, rows, l, w, q))?;
+        }
+        Ok((legal, winning, p))
+    }
+
+    /// `(legal, wins)` of each position's chosen action.
+    fn judge<'py>(
+        &self,
+        py: Python<'py>,
+        rows: PyReadonlyArray2<'py, u64>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(Array1<'py, bool>, Array1<'py, bool>)> {
+        let n = rows_of(&rows, self.0.heaps())?;
+        let mut verdicts = vec![Verdict::Illegal; n];
+        let rows = slice(&rows, "positions")?;
+        let actions = actions.as_slice()?;
+        py.detach(|| learn::judge(&self.0, rows, actions, &mut verdicts))?;
+        let legal = verdicts
+            .iter()
+            .map(|&v| v != Verdict::Illegal)
+            .collect::<Vec<_>>();
+        let wins = verdicts
+            .iter()
+            .map(|&v| v == Verdict::Wins)
+            .collect::<Vec<_>>();
+        Ok((PyArray1::from_vec(py, legal), PyArray1::from_vec(py, wins)))
+    }
+
+    /// `(legal, winning, hit, random)` per position for the scores' `k` best legal
+    /// actions.
+    fn rank<'py>(
+        &self,
+        py: Python<'py>,
+        rows: PyReadonlyArray2<'py, u64>,
+        scores: PyReadonlyArray2<'py, f32>,
+        k: usize,
+    ) -> PyResult<RankArrays<'py>> {
+        let n = rows_of(&rows, self.0.heaps())?;
+        let mut ranked = vec![Ranked::default(); n];
+        let (rows, scores) = (slice(&rows, "positions")?, slice(&scores, "scores")?);
+        py.detach(|| learn::rank(&self.0, rows, scores, k, &mut ranked))?;
+        let column = |f: fn(&Ranked) -> u32| PyArray1::from_iter(py, ranked.iter().map(f));
+        Ok((
+            column(|r| r.legal),
+            column(|r| r.winning),
+            PyArray1::from_iter(py, ranked.iter().map(|r| r.hit)),
+            PyArray1::from_iter(py, ranked.iter().map(|r| r.random)),
+        ))
+    }
+
+    /// Every position reachable from `start`, one row each.
+    fn reachable<'py>(
+        &self,
+        py: Python<'py>,
+        start: Vec<u64>,
+        limit: u64,
+    ) -> PyResult<Array2<'py, u64>> {
+        let rows = py.detach(|| self.0.reachable(&start, limit))?;
+        let m = self.0.heaps();
+        let n = rows.len() / m;
+        PyArray1::from_vec(py, rows).reshape([n, m])
+    }
+}
+
+fn policy(name: &str, rate: f64) -> PyResult<Policy> {
+    match name {
+        "perfect" => Ok(Policy::Perfect),
+        "random" => Ok(Policy::Random),
+        "fallible" => Ok(Policy::fallible(rate)?),
+        other => Err(PyValueError::new_err(format!(
+            "unknown opponent {other:?}: use None, 'perfect', 'random', a probability or a callable"
+        ))),
+    }
+}
+
+fn first(name: &str) -> PyResult<First> {
+    match name {
+        "agent" => Ok(First::Agent),
+        "opponent" => Ok(First::Opponent),
+        "random" => Ok(First::Random),
+        other => Err(PyValueError::new_err(format!(
+            "first must be 'agent', 'opponent' or 'random', not {other:?}"
+        ))),
+    }
+}
+
+/// Many games of one board, stepped at once.
+#[pyclass(name = "Envs", module = "nimkit._core")]
+pub struct PyEnvs(Envs);
+
+#[pymethods]
+impl PyEnvs {
+    /// `start`: a list of heaps, or `(heaps, (low, high) count, (low, high) size)`;
+    /// `opponent`: `None`, or a policy name with its error rate and who moves first.
+    #[new]
+    #[pyo3(signature = (count, start, rules, opponent, autoreset, max_positions))]
+    fn new(
+        py: Python<'_>,
+        count: usize,
+        start: StartArg,
+        rules: &Bound<'_, PyRules>,
+        opponent: Option<(String, f64, String)>,
+        autoreset: bool,
+        max_positions: u64,
+    ) -> PyResult<Self> {
+        let start = match start {
+            StartArg::Fixed(heaps) => Start::Fixed(heaps),
+            StartArg::Random(heaps, count, sizes) => Start::Random {
+                heaps,
+                count,
+                sizes,
+            },
+        };
+        let opponent = match opponent {
+            None => None,
+            Some((name, rate, who)) => Some((policy(&name, rate)?, first(&who)?)),
+        };
+        let rules = rules.get().rules().clone();
+        let envs = py.detach(|| {
+            let board = Board::new(&start.bounds(), &rules, max_positions)?;
+            Envs::new(count, Arc::new(board), start, opponent, autoreset)
+        })?;
+        Ok(PyEnvs(envs))
+    }
+
+    #[getter]
+    fn board(&self) -> PyBoard {
+        PyBoard(Arc::clone(self.0.board()))
+    }
+
+    /// The heaps of every game (int64, one row a game).
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, i64>> {
+        let m = self.0.board().heaps();
+        let heaps = self.0.heaps().iter().map(|&n| n as i64).collect::<Vec<_>>();
+        PyArray1::from_vec(py, heaps).reshape([self.0.count(), m])
+    }
+
+    /// The heaps as the core holds them (uint64), for the labels.
+    fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, u64>> {
+        let m = self.0.board().heaps();
+        PyArray1::from_slice(py, self.0.heaps()).reshape([self.0.count(), m])
+    }
+
+    /// Moves made in each game so far (uint32).
+    fn moves<'py>(&self, py: Python<'py>) -> Array1<'py, u32> {
+        PyArray1::from_slice(py, self.0.moves())
+    }
+
+    #[pyo3(signature = (seed=None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
+        let envs = &mut self.0;
+        Ok(py.detach(|| envs.reset(seed))?)
+    }
+
+    /// `(rewards, terminated)` after one action a game.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(Array1<'py, f32>, Array1<'py, bool>)> {
+        let mut out = vec![Stepped::default(); self.0.count()];
+        let actions = actions.as_slice()?;
+        let envs = &mut self.0;
+        py.detach(|| envs.step(actions, &mut out))?;
+        Ok((
+            PyArray1::from_iter(py, out.iter().map(|s| s.reward)),
+            PyArray1::from_iter(py, out.iter().map(|s| s.terminated)),
+        ))
+    }
+}
+
+/// A start as Python gives it.
+#[derive(FromPyObject)]
+enum StartArg {
+    Fixed(Vec<u64>),
+    Random(usize, (usize, usize), (u64, u64)),
+}
