@@ -311,3 +311,27 @@ def test_requests_too_large_for_memory_are_memory_errors(call):
 def test_tables_refuse_a_heap_count_their_walk_cannot_take():
     with pytest.raises(ValueError, match="100000 heaps are more than the 1024"):
         nk.p_positions(0, n_heaps=100_000)
+
+
+def test_ragged_batch_rows_name_the_problem():
+    # numpy alone says "setting an array element with a sequence"
+    with pytest.raises(ValueError, match=r"differ in length.*batch\.pad"):
+        nk.batch.is_p_position([[1, 3, 5, 7], [3, 4, 5]])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"max_heap": 2.5}, TypeError, "integer"),
+        ({"max_elements": 0}, ValueError, "max_elements must be at least 1"),
+        ({"max_heap": 0}, ValueError, "max_heap must be at least 1"),
+    ],
+)
+def test_misere_table_refuses_bad_counts(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        nk.misere_table(digits=1, **kwargs)
+
+
+def test_misere_table_refuses_a_directory(tmp_path):
+    with pytest.raises(ValueError, match="is a directory"):
+        nk.misere_table(digits=1, max_heap=20, path=tmp_path)

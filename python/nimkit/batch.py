@@ -34,7 +34,16 @@ __all__ = [
 def _as_heaps(heaps: npt.ArrayLike) -> np.ndarray[Any, Any]:
     """An ndarray as it is; anything else through ``np.asarray`` (the dtype is then
     checked like any other)."""
-    return heaps if isinstance(heaps, np.ndarray) else np.asarray(heaps)
+    if isinstance(heaps, np.ndarray):
+        return heaps
+    try:
+        return np.asarray(heaps)
+    except ValueError:
+        # numpy says "setting an array element with a sequence"
+        raise ValueError(
+            "the positions differ in length: give rows of equal length, or pad them "
+            "with nimkit.batch.pad (an empty heap changes no outcome)"
+        ) from None
 
 
 def _unwrap(result: Any, heaps: np.ndarray[Any, Any], out: object) -> Any:

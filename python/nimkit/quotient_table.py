@@ -11,6 +11,7 @@ file, the table is rewritten whole after each code, so a run stopped at any poin
 from __future__ import annotations
 
 import csv
+import operator
 import os
 import pathlib
 import re
@@ -98,7 +99,13 @@ def misere_table(
     0.3 2 1 stable from heap 1
     0.4 176 28 too large at heap 31
     """
-    heap, limit = int(max_heap), int(max_elements)
+    # operator.index refuses 2.5 rather than running with 2.
+    heap, limit = operator.index(max_heap), operator.index(max_elements)
+    for name, value in (("max_heap", heap), ("max_elements", limit)):
+        if value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value}")
+    if path is not None and pathlib.Path(path).is_dir():
+        raise ValueError(f"path {str(path)!r} is a directory: give the table's file")
     codes = octal_codes(digits)
     done = _read(pathlib.Path(path), heap, limit) if path is not None else {}
     rows = []

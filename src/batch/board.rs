@@ -7,7 +7,7 @@ use rand_pcg::Pcg64Mcg;
 
 use crate::alloc;
 use crate::error::{Error, Result};
-use crate::heap::HeapMove;
+use crate::heap::{limit, HeapMove};
 use crate::outcome::Outcome;
 use crate::rules::Rules;
 use crate::solver::Solver;
@@ -77,6 +77,9 @@ pub struct Board {
     /// Per heap and take `t` (at `heap * max_take + t - 1`): bit 0, whether taking `t`
     /// may empty the heap; bit 1, whether it may leave some of it.
     allowed: Vec<u8>,
+    /// Per heap, `Some(k)` when a move takes any of 1..=k (Nim, take limits): every
+    /// such take is legal and the winning one comes in O(1).
+    intervals: Vec<Option<u64>>,
     oracle: Oracle,
 }
 
@@ -139,11 +142,13 @@ impl Board {
         } else {
             Oracle::Search(Box::new(Solver::new(bounds, rules, max_positions)?))
         };
+        let intervals = (0..heaps).map(|i| rules.take_for(i).interval()).collect();
         Ok(Board {
             rules: rules.clone(),
             bounds: bounds.to_vec(),
             max_take,
             allowed,
+            intervals,
             oracle,
         })
     }
@@ -245,24 +250,37 @@ impl Board {
         match &self.oracle {
             Oracle::Grundy { values, offsets } => {
                 let misere = self.rules.is_misere();
-                let g = |i: usize, n: u64| values[offsets[i] + n as usize];
+                let t_max = self.max_take as usize;
                 let (mut x, mut big) = (0, 0u32);
-                for (i, &n) in row.iter().enumerate() {
-                    let v = g(i, n);
+                for (&n, &o) in row.iter().zip(offsets) {
+                    let v = values[o + n as usize];
                     x ^= v;
                     big += u32::from(v > 1);
                 }
-                for (i, &n) in row.iter().enumerate() {
-                    let v = g(i, n);
+                for (i, (&n, &o)) in row.iter().zip(offsets).enumerate() {
+                    // Heap i's values up to its size and the flags of takes 1..=n.
+                    let n = n as usize;
+                    let values = &values[o..=o + n];
+                    let flags = &self.allowed[i * t_max..i * t_max + n];
+                    let v = values[n];
                     let (others, others_big) = (x ^ v, big - u32::from(v > 1));
-                    for take in 1..=n {
-                        if !self.legal(row, i, take) {
-                            continue;
+                    if let Some(k) = self.intervals[i] {
+                        let top = (n as u64).min(k) as usize;
+                        for t in 1..=top {
+                            legal[(t - 1) * m + i] = true;
                         }
-                        let a = (take as usize - 1) * m + i;
-                        let w = g(i, n - take);
-                        legal[a] = true;
-                        winning[a] = theory::is_p(others ^ w, others_big > 0 || w > 1, misere);
+                        let target = theory::target_grundy(others, others_big > 0, misere);
+                        if let Some(t) = limit::take_from(n as u64, v, k.checked_add(1), target) {
+                            winning[(t as usize - 1) * m + i] = true;
+                        }
+                        continue;
+                    }
+                    for (t, &f) in (1..=n).zip(flags) {
+                        let ok = f & if t == n { 1 } else { 2 } != 0;
+                        let w = values[n - t];
+                        let a = (t - 1) * m + i;
+                        legal[a] = ok;
+                        winning[a] = ok & theory::is_p(others ^ w, others_big > 0 || w > 1, misere);
                     }
                 }
                 theory::is_p(x, big > 0, misere)

@@ -242,6 +242,23 @@ impl PyEnvs {
         PyArray1::from_slice(py, self.0.heaps()).reshape([self.0.count(), m])
     }
 
+    /// The labels of every game's position, as `Board.labels`.
+    fn labels<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
+        let (n, a) = (self.0.count(), self.0.board().actions());
+        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
+        let p = PyArray1::<bool>::zeros(py, n, false);
+        {
+            let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
+            let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
+            let (board, rows) = (self.0.board(), self.0.heaps());
+            py.detach(|| learn::labels(board, rows, l, w, q))?;
+        }
+        Ok((legal, winning, p))
+    }
+
     /// Moves made in each game so far (uint32).
     fn moves<'py>(&self, py: Python<'py>) -> Array1<'py, u32> {
         PyArray1::from_slice(py, self.0.moves())

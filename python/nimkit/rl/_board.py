@@ -118,10 +118,13 @@ class Encoder:
         return spaces.Box(0, 1, self.shape, dtype)
 
     def encode(
-        self, heaps: npt.NDArray[np.int64], moves: npt.NDArray[Any], over: npt.NDArray[np.bool_]
+        self,
+        heaps: npt.NDArray[np.int64],
+        moves: npt.NDArray[Any],
+        over: npt.NDArray[np.bool_] | None,
     ) -> npt.NDArray[Any]:
         """Observations of games with these heaps (one row a game), moves made so far
-        and whether each is over; without history."""
+        and whether each is over (needed by "openspiel" alone); without history."""
         if self.kind == "heaps":
             return heaps
         if self.kind == "binary":
@@ -131,7 +134,7 @@ class Encoder:
         out = np.zeros((n, 3 + self.m + self.m * (self.top + 1)), dtype=np.float32)
         rows = np.arange(n)
         out[rows, moves.astype(np.int64) % 2] = 1
-        out[:, 2] = over
+        out[:, 2] = over if over is not None else ~heaps.any(axis=1)
         out[:, 2 + self.m] = 1
         offsets = 3 + self.m + np.arange(self.m) * (self.top + 1)
         out[rows[:, None], offsets + heaps] = 1

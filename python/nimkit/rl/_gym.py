@@ -71,14 +71,14 @@ class _Games:
         self.history = History(history, count, one.shape[1:], one.dtype) if history > 1 else None
 
     def labels(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        legal, winning, p = self.board.labels(self.core.heaps())
+        legal, winning, p = self.core.labels()
         return legal.view(np.int8), winning.view(np.int8), p
 
     def observe(
         self, legal: npt.NDArray[np.int8], fresh: npt.NDArray[np.bool_] | None
     ) -> npt.NDArray[Any]:
         """Observations now; ``fresh``: games that have just started (all if None)."""
-        over = np.logical_not(legal.any(axis=1))
+        over = np.logical_not(legal.any(axis=1)) if self.encoder.kind == "openspiel" else None
         obs = self.encoder.encode(self.core.observe(), self.core.moves(), over)
         if self.history is None:
             return obs
