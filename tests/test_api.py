@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from collections.abc import Sequence
 
@@ -285,3 +286,65 @@ def test_after_needs_a_move_and_rules():
         Position([1]).after((0, 1))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"rules must be a nimkit\.Rules, not dict"):
         Position([1]).outcome({"misere": True})  # type: ignore[arg-type]
+
+
+# One way to ask for misère play, and presets wherever a position and its rules are
+# asked for (issue 45).
+def test_presets_stand_for_their_position_and_rules():
+    for preset in (nk.presets.MARIENBAD, nk.presets.THIRTEEN_LIGHTS):
+        assert nk.analyse(preset) == nk.analyse(preset.position, preset.rules)
+        game = nk.Game(preset)
+        assert (game.position, game.rules) == (preset.position, preset.rules)
+        assert nk.explain(preset).blocks == nk.explain(preset.position, preset.rules).blocks
+    with pytest.raises(TypeError, match="brings its rules"):
+        nk.analyse(nk.presets.MARIENBAD, nk.Rules())
+
+
+@pytest.mark.parametrize(
+    "rules", [nk.Rules(), nk.Rules(max_take=3), nk.Rules(take={1, 3, 4}), nk.Rules(code="0.77")]
+)
+def test_misere_true_asks_for_misere_play_everywhere(rules):
+    misere = nk.Rules._of(nk._core.Rules(True, rules.take_rule))
+    for heaps in ([1, 3, 5, 7], [2, 2], [4, 1, 6], [1, 1, 1]):
+        position = nk.Position(heaps)
+        assert position.outcome(rules, misere=True) == position.outcome(misere)
+        assert position.winning_moves(rules, misere=True) == position.winning_moves(misere)
+        assert position.outcome(misere, misere=False) == position.outcome(rules)
+        assert nk.analyse(heaps, rules, misere=True) == nk.analyse(heaps, misere)
+        assert nk.Game(heaps, rules, misere=True).rules == misere
+
+
+ONE_AT_A_TIME = "can only reduce the heaps of value 1 one at a time"
+ANSWERED = "is answered by taking the rest of the limit plus one from the same heap"
+
+
+@pytest.mark.parametrize("max_take", [None, 1, 2, 3])
+def test_misere_endgame_explanations_match_the_moves_that_exist(max_take):
+    # The explanation of 13 lights said "only reduce the heaps of value 1 one at a
+    # time" although 13 can move to 12, 11 or 10 (values 0, 3, 2): every claim is now
+    # read against the position's moves.
+    rules = nk.Rules(misere=True, max_take=max_take)
+    checked = 0
+    for heaps in itertools.product(range(14), repeat=2):
+        position = nk.Position(heaps)
+        values = position.grundy(rules)
+        if max(values) > 1 or not position.moves(rules):
+            continue
+        text = " ".join(body for _, body in nk.explain(position, rules).blocks)
+        value = lambda p, i: p.grundy(rules)[i]  # noqa: E731
+        if ONE_AT_A_TIME in text:
+            for move in position.moves(rules):
+                assert value(position, move.heap) == 1
+                assert value(position.after(move, rules), move.heap) == 0
+        else:
+            assert ANSWERED in text
+            assert max(heaps) > 1  # otherwise the plain endgame text is true
+            for move in position.moves(rules):
+                after = position.after(move, rules)
+                if (value(position, move.heap), value(after, move.heap)) == (1, 0):
+                    continue
+                reply = nk.Move(heap=move.heap, take=max_take + 1 - move.take)
+                assert reply in after.moves(rules)
+                assert value(after.after(reply, rules), move.heap) == values[move.heap]
+        checked += 1
+    assert checked >= 3  # 0 1, 1 0 and 1 1 in Nim; dozens under a limit

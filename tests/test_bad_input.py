@@ -335,3 +335,51 @@ def test_misere_table_refuses_bad_counts(kwargs, error, match):
 def test_misere_table_refuses_a_directory(tmp_path):
     with pytest.raises(ValueError, match="is a directory"):
         nk.misere_table(digits=1, max_heap=20, path=tmp_path)
+
+
+# Errors from the wrong layer, found by a hostile sweep (issue 45): each now names the
+# problem in the caller's terms.
+def test_a_checkpoint_that_is_a_file(tmp_path):
+    path = tmp_path / "afile"
+    path.write_text("x")
+    with pytest.raises(ValueError, match="is a file: give a directory"):
+        nk.TakeAndBreak("0.77").grundy_sequence(100, checkpoint=path)
+
+
+def test_digraph_successors_that_are_not_iterable():
+    with pytest.raises(TypeError, match="successors of node 1 must be an iterable"):
+        nk.DigraphGame({1: 5}, 1)
+
+
+@pytest.mark.parametrize("top", [10**7, 2**63 + 5])
+def test_an_edge_array_far_past_its_edges(top):
+    edges = np.array([[0, top]], dtype=np.uint64)
+    with pytest.raises(ValueError, match=f"names node {top} but has 1 edge:"):
+        nk.DigraphGame(edges, 0)
+
+
+def test_octal_equivalences_names_only_the_bad_argument():
+    with pytest.raises(ValueError, match=r"^digits must be 1 to 4, not 0$"):
+        nk.octal_equivalences(0)
+    with pytest.raises(ValueError, match=r"^heaps must be 64 to 65536, not 10$"):
+        nk.octal_equivalences(1, heaps=10)
+
+
+def test_an_unhashable_state_is_refused_at_once():
+    with pytest.raises(TypeError, match=r"hashable.*list: \[1, 2\]"):
+        nk.Impartial([1, 2], lambda s: [])
+
+
+def test_nim_multiply_refuses_object_arrays_of_non_integers():
+    with pytest.raises(TypeError, match="whole numbers, not float"):
+        nk.nim_multiply(np.array([1.5, 2], dtype=object), np.array([3, 4], dtype=object))
+    big = np.array([2**64 - 1], dtype=object)  # Python ints past int64 still work
+    assert nk.nim_multiply(big, np.array([1], dtype=object)).tolist() == [2**64 - 1]
+
+
+def test_an_empty_hackenbush_game_is_legitimate():
+    game = nk.GreenHackenbush([], ground=0)
+    assert game.grundy() == 0
+    assert game.outcome() == nk.Outcome.P
+    with pytest.raises(ValueError, match="not a node of the graph"):
+        nk.GreenHackenbush([(0, 1)], ground=7)

@@ -139,6 +139,8 @@ def test_json_and_take_limits():
         (["analyse", "--sum", "nim:2,x"], "argument --sum: a heap size is a whole number"),
         (["analyse", "--sum", "foo:2"], "the rule of a part is nim, code=CODE, take=SET"),
         (["analyse", "--sum", "nim"], "a part of a sum is RULE:HEAPS"),
+        # an OverflowError from a part was a 47-line traceback (issue 45)
+        (["analyse", "--sum", f"nim:{2**64}"], "over the largest allowed, 2**64 - 1"),
         (["analyse", "--sum", "code=0.9z:3"], "'z' is not a hexadecimal digit"),
         (["analyse", "3", "--sum", "nim:3"], "give the heaps of each part in --sum"),
         (["analyse", "--code", "0.77", "--sum", "nim:3"], "give each part's rule in --sum"),

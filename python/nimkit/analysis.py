@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, SupportsIndex
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 from . import _core
 from ._text import analysis_text
 from .position import Move, Outcome, Position
-from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules
+
+if TYPE_CHECKING:
+    from .presets import Variant
 
 #: What decided an outcome: the nim-sum of Grundy values (Bouton's misère rule for Nim
 #: and take limits), an exact search, or the misère quotient of a code.
@@ -85,9 +88,11 @@ def _becomes(size: int, move: Move) -> list[int]:
 
 
 def analyse(
-    position: Position | Iterable[SupportsIndex],
+    position: Position | Iterable[SupportsIndex] | Variant,
     rules: Rules | None = None,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    *,
+    misere: bool | None = None,
 ) -> Analysis:
     """Analyse ``position`` under ``rules`` (default: plain Nim, normal play). Rules
     with no closed form are solved by searching the box below the position, up to
@@ -95,12 +100,16 @@ def analyse(
     take-and-break code has more than 2**24 options, only the first winning move is
     listed (``every_winning_move`` is False).
 
+    A preset (``nimkit.presets.MARIENBAD``) brings its position and rules;
+    ``misere=True`` (or False) sets the ending of the rules.
+
     >>> analyse(Position([3, 4, 5])).winning_moves
     (Move(heap=0, take=2),)
+    >>> analyse([1, 3, 5, 7], misere=True).outcome
+    Outcome.N
     """
-    if not isinstance(position, Position):
-        position = Position(position)
-    rules = rules_or_default(rules)
+    given, rules = position_and_rules(position, rules, misere)
+    position = given if isinstance(given, Position) else Position(given)
     grundy, nim_sum, is_p, winning, every, method = _core.analyse(position, rules, max_positions)
     return Analysis(
         position=position,

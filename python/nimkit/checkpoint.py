@@ -85,6 +85,8 @@ def run(
     if not every >= 0:
         raise ValueError(f"every is a number of seconds, at least 0, not {every}")
     folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"the checkpoint {str(folder)!r} is a file: give a directory")
     folder.mkdir(parents=True, exist_ok=True)
     digest, known, dtype = _resume(rule, folder)
     step = FIRST_STEP

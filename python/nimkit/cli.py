@@ -157,7 +157,8 @@ def _component(text: str) -> Heaps:
                 f"the rule of a part is nim, code=CODE, take=SET or max-take=K, not {rule!r}"
             )
         return Heaps(heaps, rules)
-    except (ValueError, TypeError) as err:
+    except (ValueError, TypeError, OverflowError) as err:
+        # argparse turns only ValueError and TypeError from a type= into a usage error.
         raise argparse.ArgumentTypeError(f"{text}: {_in_flags(str(err))}") from None
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import SupportsIndex
+from typing import TYPE_CHECKING, SupportsIndex
 
 from ._text import WHY, becomes, digital_sum_table
 from .analysis import Analysis, analyse
 from .position import Outcome, Position
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .presets import Variant
 
 #: How many moves the explanation writes out one by one: the answers to moves from a
 #: P-position, the winning moves from an N-position.
@@ -48,7 +51,10 @@ class Explanation:
 
 
 def explain(
-    position: Position | Iterable[SupportsIndex] | Analysis, rules: Rules | None = None
+    position: Position | Iterable[SupportsIndex] | Analysis | Variant,
+    rules: Rules | None = None,
+    *,
+    misere: bool | None = None,
 ) -> Explanation:
     """Explain the outcome of ``position`` under ``rules`` and every winning move;
     or explain an ``Analysis`` already made.
@@ -57,11 +63,11 @@ def explain(
     The player to move loses against perfect play: every
     """
     if isinstance(position, Analysis):
-        if rules is not None:
+        if rules is not None or misere is not None:
             raise TypeError("an Analysis carries its rules: give no rules with it")
         analysis = position
     else:
-        analysis = analyse(position, rules)
+        analysis = analyse(position, rules, misere=misere)
     position, rules = analysis.position, analysis.rules
     blocks: list[tuple[str, str]] = [("p", f"The position is {position}, under {rules}.")]
     if analysis.method != "closed form":
@@ -158,10 +164,19 @@ def _misere(analysis: Analysis) -> str:
             "when your move would leave only Grundy values 0 and 1, leave an odd number "
             "of 1s, not an even one, so that your opponent takes the last object."
         )
+    if all(n <= 1 for n in analysis.position):
+        return (
+            "Every Grundy value is 0 or 1: this is the endgame of misère play. From here "
+            "the players can only reduce the heaps of value 1 one at a time, so the player "
+            "to move loses exactly when an odd number of them is left (nim-sum 1)."
+        )
+    # Take limits: a heap of n is worth n mod (k + 1), and may still be large.
     return (
-        "Every Grundy value is 0 or 1: this is the endgame of misère play. From here "
-        "the players can only reduce the heaps of value 1 one at a time, so the player "
-        "to move loses exactly when an odd number of them is left (nim-sum 1)."
+        "Every Grundy value is 0 or 1, though heaps may be large. Any move but one that "
+        "takes a heap of value 1 to 0 is answered by taking the rest of the limit plus "
+        "one from the same heap, which gives its value back, so such moves change "
+        "nothing; what counts are the heaps of value 1, and as at the end of misère Nim "
+        "the player to move loses exactly when an odd number of them is left (nim-sum 1)."
     )
 
 

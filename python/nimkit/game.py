@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, SupportsIndex, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -14,7 +14,10 @@ from . import _core
 from ._played import Played
 from .games import Heaps, ImpartialGame
 from .position import Move, Outcome, Position
-from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
+from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules, rules_or_default
+
+if TYPE_CHECKING:
+    from .presets import Variant
 
 #: What a game's positions and moves are: Position and Move for heaps under Rules,
 #: ImpartialGame for both when any game is played (a move is the option it reaches).
@@ -70,11 +73,13 @@ class Game(Generic[P, M]):
     @overload
     def __init__(
         self: Game[Position, Move],
-        position: Position | Iterable[SupportsIndex],
+        position: Position | Iterable[SupportsIndex] | Variant,
         rules: Rules | None = None,
         first: int = 0,
         moves: Iterable[Move] = (),
         max_positions: int = DEFAULT_MAX_POSITIONS,
+        *,
+        misere: bool | None = None,
     ) -> None: ...
 
     @overload
@@ -86,7 +91,7 @@ class Game(Generic[P, M]):
         moves: Iterable[ImpartialGame] = (),
         max_positions: int = DEFAULT_MAX_POSITIONS,
         *,
-        misere: bool = False,
+        misere: bool | None = None,
     ) -> None: ...
 
     def __init__(
@@ -97,24 +102,23 @@ class Game(Generic[P, M]):
         moves: Iterable[Any] = (),
         max_positions: int = DEFAULT_MAX_POSITIONS,
         *,
-        misere: bool = False,
+        misere: bool | None = None,
     ) -> None:
         self._max_positions = max_positions
         self._state: Any
         if isinstance(position, Heaps) and rules is None:
             # Heaps are played with heap moves, as Game(position, rules).
             r = position.rules
-            position, rules = position.position, Rules(misere, r.max_take, r.take, r.code)
-            misere = False
+            position, rules = position.position, Rules(bool(misere), r.max_take, r.take, r.code)
+            misere = None
         if isinstance(position, ImpartialGame):
             if rules is not None:
                 raise TypeError("a game brings its own rules; give rules only with heaps")
             self._rules = None
-            self._state = Played(position, first, misere, max_positions)
+            self._state = Played(position, first, bool(misere), max_positions)
         else:
-            if misere:
-                raise TypeError("with heaps the ending is the rules': Rules(misere=True)")
-            self._rules = rules_or_default(rules)
+            # Heaps or a preset; misere=, where given, sets the rules' ending.
+            position, self._rules = position_and_rules(position, rules, misere)
             self._state = _core.Game(position, self._rules, first, max_positions)
         for move in moves:
             self.push(move)

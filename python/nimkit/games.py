@@ -340,6 +340,13 @@ class Impartial(ImpartialGame):
             )
         if options is not None and not callable(options):
             raise TypeError(f"options must be callable, not {type(options).__name__}")
+        try:
+            hash(state)
+        except TypeError:
+            raise TypeError(
+                f"a state must be hashable (an int, a tuple, a frozenset, ...), not "
+                f"{type(state).__name__}: {state!r}"
+            ) from None
         object.__setattr__(self, "_native", _core.defined_game(state, options))
 
     @property
@@ -410,6 +417,15 @@ def _digraph(graph: Any) -> tuple[_core.Digraph, dict[Any, int]]:
         if len(edges) and edges.min() < 0:
             raise ValueError("nodes of an edge array are numbered from 0")
         count = int(edges.max()) + 1 if len(edges) else 0
+        # Every number up to the largest is a node: refuse a range far past the edges
+        # (a graph of one edge to node 10**9 would be a billion nodes).
+        if count > max(1 << 20, 16 * len(edges)):
+            raise ValueError(
+                f"the edge array names node {count - 1} but has {len(edges)} "
+                f"edge{'s' * (len(edges) != 1)}: its "
+                "nodes are 0..n-1, every one a node of the graph; number them densely "
+                "(np.unique(edges, return_inverse=True)) or give a mapping"
+            )
         names = list(range(count))
         native = _core.Digraph(names, np.ascontiguousarray(edges, dtype=np.uint64))
         return native, {n: n for n in names}
@@ -431,6 +447,11 @@ def _digraph(graph: Any) -> tuple[_core.Digraph, dict[Any, int]]:
         index.setdefault(node, len(index))
     pairs = []
     for node, after in successors.items():
+        if isinstance(after, (str, bytes)) or not isinstance(after, Iterable):
+            raise TypeError(
+                f"the successors of node {node!r} must be an iterable of nodes, "
+                f"not {type(after).__name__}"
+            )
         for other in after:
             index.setdefault(other, len(index))
             pairs.append((index[node], index[other]))

@@ -59,8 +59,10 @@ class GreenHackenbush(ImpartialGame):
         else:
             grounded = (ground,)
         missing = [g for g in grounded if g not in nodes]
-        if missing:
+        if missing and ends:
             raise ValueError(f"the ground names {missing[0]!r}, which is not a node of the graph")
+        # No edges: the empty game, whatever the ground is (its value is 0).
+        nodes = {**nodes, **dict.fromkeys(missing)}
         if not grounded:
             raise ValueError("give at least one ground node: nothing stands without one")
         number = {n: i for i, n in enumerate(nodes)}

@@ -31,6 +31,10 @@ def _array(x: Any, name: str) -> Nimbers:
     """``x`` as uint64, refusing what is not whole numbers in 0..2**64 - 1."""
     array = np.asarray(x)
     if array.dtype == object:  # Python ints past int64
+        odd = next((v for v in array.flat if not _is_scalar(v)), None)
+        if odd is not None or array.size == 0:
+            # converting would truncate 1.5 to 1 or read "3" as 3
+            raise TypeError(f"{name} must hold whole numbers, not {type(odd).__name__}")
         try:
             array = np.array(x, dtype=np.uint64)
         except OverflowError:

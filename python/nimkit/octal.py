@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import SupportsIndex
 
@@ -74,6 +75,9 @@ def octal_equivalences(digits: SupportsIndex = 3, heaps: SupportsIndex = 1000) -
     >>> lookup["0.41"].members["0.41"], lookup["0.41"].members["0.17"]
     (1, 0)
     """
+    for name, value, low, high in (("digits", digits, 1, 4), ("heaps", heaps, 64, 65536)):
+        if not low <= operator.index(value) <= high:
+            raise ValueError(f"{name} must be {low} to {high}, not {operator.index(value)}")
     classes = _core.octal_classes(digits, heaps)
     return [
         OctalClass(representative, dict(members))

@@ -218,6 +218,37 @@ def _or_list(take: frozenset[int]) -> str:
     return elements[0] if len(elements) == 1 else f"{', '.join(elements[:-1])} or {elements[-1]}"
 
 
+def with_ending(rules: Rules | None, misere: bool | None) -> Rules:
+    """``rules`` (plain Nim if None) with the ending ``misere`` asks for, if it asks.
+
+    >>> with_ending(Rules(max_take=3), misere=True)
+    Rules(misere=True, max_take=3)
+    """
+    rules = rules_or_default(rules)
+    if misere is None or bool(misere) == rules.misere:
+        return rules
+    return Rules._of(_core.Rules(bool(misere), rules.take_rule))
+
+
+def position_and_rules(
+    position: Any, rules: Rules | None, misere: bool | None
+) -> tuple[Any, Rules]:
+    """What a call given a position (or a preset, which brings its rules) and rules
+    plays: the position and the rules with the ending ``misere`` asks for.
+
+    >>> from nimkit import presets
+    >>> position_and_rules(presets.MARIENBAD, None, None)
+    (Position([1, 3, 5, 7]), Rules(misere=True))
+    """
+    from .presets import Variant
+
+    if isinstance(position, Variant):
+        if rules is not None:
+            raise TypeError(f"the preset {position.name} brings its rules: give no rules with it")
+        position, rules = position.position, position.rules
+    return position, with_ending(rules, misere)
+
+
 def rules_or_default(rules: Rules | None) -> Rules:
     """The rules given, or plain Nim in normal play."""
     if rules is None:

@@ -264,23 +264,31 @@ impl Board {
                     let flags = &self.allowed[i * t_max..i * t_max + n];
                     let v = values[n];
                     let (others, others_big) = (x ^ v, big - u32::from(v > 1));
+                    // Action (t - 1) * m + i takes t from heap i: heap i's actions are
+                    // every m-th entry from i.
                     if let Some(k) = self.intervals[i] {
                         let top = (n as u64).min(k) as usize;
-                        for t in 1..=top {
-                            legal[(t - 1) * m + i] = true;
-                        }
+                        legal[i..]
+                            .iter_mut()
+                            .step_by(m)
+                            .take(top)
+                            .for_each(|b| *b = true);
                         let target = theory::target_grundy(others, others_big > 0, misere);
                         if let Some(t) = limit::take_from(n as u64, v, k.checked_add(1), target) {
                             winning[(t as usize - 1) * m + i] = true;
                         }
                         continue;
                     }
-                    for (t, &f) in (1..=n).zip(flags) {
+                    let heap_legal = legal[i..].iter_mut().step_by(m);
+                    let heap_winning = winning[i..].iter_mut().step_by(m);
+                    // Takes 1..=n leave n - 1 down to 0.
+                    let left = values[..n].iter().rev();
+                    for (t, (((l, win), &f), &w)) in
+                        (1..=n).zip(heap_legal.zip(heap_winning).zip(flags).zip(left))
+                    {
                         let ok = f & if t == n { 1 } else { 2 } != 0;
-                        let w = values[n - t];
-                        let a = (t - 1) * m + i;
-                        legal[a] = ok;
-                        winning[a] = ok & theory::is_p(others ^ w, others_big > 0 || w > 1, misere);
+                        *l = ok;
+                        *win = ok & theory::is_p(others ^ w, others_big > 0 || w > 1, misere);
                     }
                 }
                 theory::is_p(x, big > 0, misere)

@@ -35,6 +35,22 @@ impl PyPosition {
 
 /// Runs `f` with the rules a call names (a `nimkit.Rules`), or plain Nim in normal
 /// play when they are None.
+/// `with_rules` with the ending `misere` asks for, where it asks (`misere=True` is
+/// the way every game is asked about misère play).
+fn with_ending<T, E: Into<PyErr>>(
+    rules: Option<&Bound<'_, PyAny>>,
+    misere: Option<bool>,
+    f: impl FnOnce(&Rules) -> Result<T, E>,
+) -> PyResult<T> {
+    with_rules(rules, |r| match misere {
+        Some(m) if m != r.is_misere() => {
+            let ended = Rules::new(m, r.take_limit().clone()).map_err(PyErr::from)?;
+            f(&ended).map_err(Into::into)
+        }
+        _ => f(r).map_err(Into::into),
+    })
+}
+
 fn with_rules<T, E: Into<PyErr>>(
     rules: Option<&Bound<'_, PyAny>>,
     f: impl FnOnce(&Rules) -> Result<T, E>,
@@ -118,15 +134,16 @@ impl PyPosition {
     /// and of take-and-break codes) are solved by searching every position this one
     /// can reach (the box below it, or the multisets of heaps splits lead to);
     /// ValueError says so when that is more than ``max_positions``.
-    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS), *, misere = None))]
     fn outcome<'py>(
         &self,
         py: Python<'py>,
         rules: Option<&Bound<'py, PyAny>>,
         max_positions: UInt,
+        misere: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let max_positions = max_positions.0;
-        let outcome = with_rules(rules, |r| {
+        let outcome = with_ending(rules, misere, |r| {
             py.detach(|| solver::outcome(self.heaps(), r, max_positions))
         })?;
         py_outcome(py, outcome)
@@ -137,16 +154,17 @@ impl PyPosition {
     /// ``outcome``. ValueError for a heap with more than 2**24 options (a split of a
     /// heap of n has about n / 2); a ``PerfectPlayer`` finds a winning move from any
     /// heap.
-    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS), *, misere = None))]
     fn winning_moves(
         &self,
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         max_positions: UInt,
+        misere: Option<bool>,
     ) -> PyResult<Vec<PyMove>> {
         let max_positions = max_positions.0;
         let heaps = self.heaps();
-        let moves = with_rules(rules, |r| {
+        let moves = with_ending(rules, misere, |r| {
             py.detach(|| {
                 solver::shared(heaps, r, max_positions).and_then(|s| s.winning_moves(heaps))
             })
@@ -159,16 +177,17 @@ impl PyPosition {
     /// below it, or the multisets of heaps that splits lead to); ValueError when they
     /// are more than ``max_positions``, or their moves more than 2**31 (about
     /// n**2 / 2 for one heap of n without a take limit: seconds of work).
-    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
+    #[pyo3(signature = (rules = None, max_positions = UInt(DEFAULT_MAX_POSITIONS), *, misere = None))]
     fn remoteness(
         &self,
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         max_positions: UInt,
+        misere: Option<bool>,
     ) -> PyResult<u32> {
         let max_positions = max_positions.0;
         let heaps = self.heaps();
-        with_rules(rules, |r| {
+        with_ending(rules, misere, |r| {
             py.detach(|| solver::remoteness(heaps, r, max_positions))
         })
     }

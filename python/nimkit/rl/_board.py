@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..rules import Rules
+from ..rules import Rules, with_ending
 
 #: The observation encodings (see ``Encoder``).
 Observation = Literal["heaps", "binary", "openspiel"]
@@ -59,19 +59,10 @@ def start_of(heaps: Heaps) -> tuple[Any, list[int]]:
     return sizes, sizes
 
 
-def rules_of(rules: Rules | None, misere: bool | None) -> Rules:
-    """``rules`` (plain Nim if None) with the ending ``misere`` asks for, if it asks."""
-    rules = rules if rules is not None else Rules()
-    if misere is None or bool(misere) == rules.misere:
-        return rules
-    native: Rules = _core.Rules.__new__(Rules, bool(misere), rules.take_rule)
-    return native
-
-
 def board(heaps: Heaps, rules: Rules | None, misere: bool | None, max_positions: int) -> Any:
     """The core's board for these heaps and rules."""
     _, bounds = start_of(heaps)
-    return _core.Board(bounds, rules_of(rules, misere), max_positions)
+    return _core.Board(bounds, with_ending(rules, misere), max_positions)
 
 
 class Encoder:

@@ -11,8 +11,8 @@ import numpy.typing as npt
 
 from .. import _core
 from .._extras import require
-from ..rules import DEFAULT_MAX_POSITIONS, Rules
-from ._board import Encoder, Heaps, History, rules_of, start_of
+from ..rules import DEFAULT_MAX_POSITIONS, Rules, with_ending
+from ._board import Encoder, Heaps, History, start_of
 
 gym = require("gymnasium", "rl")
 from gymnasium import spaces  # noqa: E402
@@ -60,7 +60,7 @@ class _Games:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
         start, bounds = start_of(heaps)
-        self.rules = rules_of(rules, misere)
+        self.rules = with_ending(rules, misere)
         self.core = _core.Envs(count, start, self.rules, opponent, autoreset, max_positions)
         self.board = self.core.board
         self.encoder = Encoder(observation, bounds, history)
