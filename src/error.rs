@@ -289,6 +289,19 @@ pub enum Error {
     GraphTooLarge { limit: u64 },
 
     #[error(
+        "the game's positions have more than {limit} moves among them (a heap of n without \
+         a take limit has about n**2 / 2 below it); raise max_positions to allow more"
+    )]
+    GraphTooManyMoves { limit: u128 },
+
+    #[error(
+        "searching the sum in misère play weighs each part's moves once for every position \
+         of the other parts, {moves} moves here, more than {limit} (raise max_positions to \
+         allow more)"
+    )]
+    SumTooManyMoves { moves: u128, limit: u128 },
+
+    #[error(
         "searching the sum in misère play needs the product of its parts' positions, \
          {positions} here, more than max_positions = {limit} (raise max_positions to allow \
          it)"

@@ -91,7 +91,7 @@ impl Table {
         if rules.has_closed_form() {
             return Ok(None);
         }
-        Ok(quotient(rules, true)?
+        Ok(quotient(rules, start, true)?
             .filter(|(q, _)| q.covers(start))
             .map(|(q, rule)| Table::Quotient(q, rule)))
     }
@@ -169,10 +169,17 @@ fn without_quotient(search: Error, heaps: &[u64], rules: &Rules) -> Error {
     let Ok(Some(rule)) = misere_code(rules) else {
         return search;
     };
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    // The furthest quotient the rule holds (the one a user computed, or the shared).
+    let reached = misere::kept_max_heap(&rule);
     let why = match misere::shared(&rule, false) {
         Ok(Some(q)) if !q.covers(heaps) => Error::BeyondQuotient {
-            heap: heaps.iter().copied().max().unwrap_or(0),
-            max_heap: q.max_heap(),
+            heap: top,
+            max_heap: q.max_heap().max(reached.unwrap_or(0)),
+        },
+        Ok(None) if reached.is_some_and(|r| (r as u64) < top) => Error::BeyondQuotient {
+            heap: top,
+            max_heap: reached.unwrap_or(0),
         },
         Ok(None) => match misere::shared_failure(&rule) {
             Some(err) => err,
@@ -203,20 +210,25 @@ pub fn remoteness(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<u3
 /// The misère outcome from the code's misère quotient, when it covers `heaps`
 /// (`compute`: compute the quotient if it is not known yet).
 fn by_quotient(heaps: &[u64], rules: &Rules, compute: bool) -> Result<Option<Outcome>> {
-    Ok(quotient(rules, compute)?
+    Ok(quotient(rules, heaps, compute)?
         .and_then(|(q, _)| q.is_p(heaps).ok())
         .map(|lost| if lost { Outcome::P } else { Outcome::N }))
 }
 
-/// The misère quotient of the rules' code when they are misère play of one code
-/// (computed once and kept by the rule, when `compute`), with the code.
+/// The misère quotient of the rules' code when they are misère play of one code,
+/// with the code: one the rule keeps that covers `heaps` (`misere::covering`), else
+/// the shared one (computed once and kept by the rule, when `compute`).
 fn quotient(
     rules: &Rules,
+    heaps: &[u64],
     compute: bool,
 ) -> Result<Option<(Arc<MisereQuotient>, Arc<TakeAndBreak>)>> {
     let Some(rule) = misere_code(rules)? else {
         return Ok(None);
     };
+    if let Some(q) = misere::covering(&rule, heaps) {
+        return Ok(Some((q, rule)));
+    }
     Ok(misere::shared(&rule, compute)?.map(|q| (q, rule)))
 }
 

@@ -350,3 +350,23 @@ def test_games_from_one_function_are_one_game():
 
 def moves_of_pairs(pair: tuple[int, int]) -> list[tuple[int, int]]:
     return [(pair[0] - 1, pair[1])] if pair[0] else []
+
+
+def test_misere_sums_refuse_at_once_what_they_cannot_search():
+    # A Nim heap of a million beside Kayles ran on for minutes while max_positions
+    # never stopped it (issue 45): the moves it would weigh are known before the
+    # search starts (n (n + 1) / 2 below a Nim heap of n).
+    kayles = nk.Heaps([5], nk.Rules(code="0.77"))
+    for n in (10**4, 10**6):
+        with pytest.raises(ValueError, match=r"weighs each part's moves .* more than 16777216"):
+            (nk.Heaps([n]) + kayles).outcome(misere=True)
+    with pytest.raises(ValueError, match="the product of its parts' positions"):
+        (nk.Heaps([3000], nk.Rules(code="0.77")) + nk.Heaps([3000])).outcome(misere=True)
+    # within the bound the search answers, as the merged misère rule would
+    small = nk.Heaps([30]) + kayles
+    assert small.outcome(misere=True) == nk.Outcome.N
+
+
+def test_exploring_a_game_counts_its_moves():
+    with pytest.raises(ValueError, match="more than 16777216 moves among them"):
+        nk.graph_of(nk.Heaps([10**4]), max_positions=10**6)

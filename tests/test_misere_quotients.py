@@ -352,3 +352,39 @@ def test_quotients_are_miseresolvers(code, max_heap, order, presentation, words)
             assert element(left) == element(right), (code, relation)
     assert sorted(element(w) for w in p_portion.split(",")) == sorted(q.p_portion)
     assert [element(w) for w in words] == [q.heap_element(n) for n in range(len(words))]
+
+
+@functools.cache
+def misere_4_7_loses(heaps: tuple[int, ...]) -> bool:
+    """Misère play of 4.7 by recursion over sorted tuples of heaps: split a heap into
+    two nonempty heaps (digit 4 before the point), or take 1 and leave none, one heap
+    or two nonempty heaps (digit 7)."""
+    options = set()
+    for i, n in enumerate(heaps):
+        rest = heaps[:i] + heaps[i + 1 :]
+        parts = [(a, n - a) for a in range(1, n // 2 + 1) if n - a >= 1]
+        if n >= 1:
+            parts += [(), (n - 1,)] + [(a, n - 1 - a) for a in range(1, (n - 1) // 2 + 1)]
+        for part in parts:
+            options.add(tuple(sorted(rest + tuple(p for p in part if p))))
+    if not options:
+        return False  # no move: the player to move has won (misère)
+    return not any(misere_4_7_loses(o) for o in options)
+
+
+def test_a_kept_quotient_answers_the_positions_it_covers():
+    # The solver fell back only on a quotient proven for heaps of any size, refusing
+    # positions a quotient computed to heap 20 answers (issue 45).
+    rules = nk.Rules(code="4.7", misere=True)
+    quotient = nk.TakeAndBreak("4.7").misere_quotient(max_heap=20)
+    for heaps in ([3, 5, 7], [1, 2, 3], [4, 4], [6, 2, 1], [7, 7, 1]):
+        expected = nk.Outcome.P if misere_4_7_loses(tuple(sorted(heaps))) else nk.Outcome.N
+        position = nk.Position(heaps)
+        assert position.outcome(rules, max_positions=1) == expected
+        assert quotient.outcome(heaps) == expected
+        for move in position.winning_moves(rules, max_positions=1):
+            after = position.after(move, rules)
+            assert misere_4_7_loses(tuple(sorted(after)))
+    beyond = "heap 30 is beyond the misère quotient, computed to heap 2"
+    with pytest.raises(ValueError, match=beyond):
+        nk.Position([3, 5, 30]).outcome(rules, max_positions=1)

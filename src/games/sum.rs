@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::heaps::HeapsGame;
 use super::{At, Game, GameRef, Limits, Memo, Value};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::outcome::Outcome;
 use crate::search::graph::{self, Product};
 
@@ -78,8 +78,62 @@ struct Searched {
     outcomes: Vec<Outcome>,
 }
 
+/// Lower bounds on a part's positions and moves, known before its graph is explored:
+/// heaps under take limits reach every smaller size (exactly `moves_up_to` moves
+/// below a heap), codes at least their `search_floor`; anything else one position.
+fn floor(part: &Part) -> (u128, u128) {
+    let Some(at) = part.0.as_any().downcast_ref::<At<HeapsGame>>() else {
+        return (1, 0);
+    };
+    let rules = at.game.rules();
+    let splits = rules.splits();
+    let (mut positions, mut moves) = (1u128, 0u128);
+    for (i, &n) in at.position.iter().enumerate() {
+        let rule = rules.take_for(i);
+        let (p, m) = if rule.interval().is_some() {
+            (u128::from(n) + 1, rule.moves_up_to(n))
+        } else {
+            let (p, m) = rule.search_floor(n);
+            (u128::from(p), u128::from(m))
+        };
+        if splits {
+            // Multisets from different heaps may meet: the largest is a bound.
+            (positions, moves) = (positions.max(p), moves.max(m));
+        } else {
+            // Tuples of sizes: each heap's moves for every size of the others.
+            moves = moves
+                .saturating_mul(p)
+                .saturating_add(m.saturating_mul(positions));
+            positions = positions.saturating_mul(p);
+        }
+    }
+    (positions, moves)
+}
+
+/// Refuse before any work a product whose floors already pass the limits.
+fn check_floors(parts: &[Part], limits: &Limits) -> Result<()> {
+    let floors: Vec<_> = parts.iter().map(floor).collect();
+    let positions = floors.iter().fold(1u128, |n, f| n.saturating_mul(f.0));
+    if positions > u128::from(limits.max_positions) {
+        return Err(Error::SumTooLarge {
+            positions,
+            limit: limits.max_positions,
+        });
+    }
+    let moves = floors
+        .iter()
+        .map(|&(p, m)| m.saturating_mul(positions / p.max(1)))
+        .fold(0u128, u128::saturating_add);
+    let limit = graph::max_moves(limits.max_positions);
+    if moves > limit {
+        return Err(Error::SumTooManyMoves { moves, limit });
+    }
+    Ok(())
+}
+
 impl Searched {
     fn new(parts: &[Part], limits: &Limits) -> Result<Self> {
+        check_floors(parts, limits)?;
         let graphs = parts
             .iter()
             .map(|part| part.0.graph(limits))

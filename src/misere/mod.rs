@@ -116,6 +116,29 @@ pub fn shared(rule: &Arc<TakeAndBreak>, compute: bool) -> Result<Option<Arc<Mise
     Ok(found)
 }
 
+/// A quotient the rule keeps that covers `heaps`: the one `shared` computed, or the
+/// furthest computation (`quotient_up_to`: a user's `misere_quotient(max_heap=N)`)
+/// when it reached their largest heap. Nothing is computed.
+pub fn covering(rule: &TakeAndBreak, heaps: &[u64]) -> Option<Arc<MisereQuotient>> {
+    let kept: &Kept = rule.attached();
+    if let Some(Ok(q)) = lock(&kept.shared).as_ref() {
+        if q.covers(heaps) {
+            return Some(Arc::clone(q));
+        }
+    }
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    let slot = lock(&kept.solver);
+    let solver = slot.as_ref()?;
+    let q = solver.quotient();
+    (q.covers(heaps) || top <= solver.max_heap() as u64).then(|| Arc::new(q))
+}
+
+/// How far the rule's kept computation reached, if it holds one.
+pub fn kept_max_heap(rule: &TakeAndBreak) -> Option<usize> {
+    let kept: &Kept = rule.attached();
+    lock(&kept.solver).as_ref().map(QuotientSolver::max_heap)
+}
+
 /// Why `shared` has no quotient for the code: the error that stopped its
 /// computation, if it was tried.
 pub fn shared_failure(rule: &TakeAndBreak) -> Option<Error> {

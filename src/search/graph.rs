@@ -144,6 +144,7 @@ impl<P: Clone + Eq + Hash> Explored<P> {
         let too_many = || Error::GraphTooLarge {
             limit: max_positions,
         };
+        let most_moves = max_moves(max_positions);
         let mut explored = Explored {
             graph: Graph::default(),
             positions: Vec::new(),
@@ -170,6 +171,10 @@ impl<P: Clone + Eq + Hash> Explored<P> {
                 successors.push(id);
             }
             explored.graph.push(&successors)?;
+            if explored.graph.edges() as u128 > most_moves {
+                // A heap of n without a take limit has n (n + 1) / 2 moves below it.
+                return Err(Error::GraphTooManyMoves { limit: most_moves });
+            }
             next += 1;
             if next.is_multiple_of(1 << 12) {
                 report(explored.positions.len());
@@ -241,6 +246,12 @@ impl Adjacency for Both<'_> {
     }
 }
 
+/// The most moves a search of a state graph weighs (seconds of work): `max_positions`,
+/// and never fewer than 2**24.
+pub fn max_moves(max_positions: u64) -> u128 {
+    u128::from(max_positions).max(1 << 24)
+}
+
 /// The positions of a sum of games as tuples of their parts' nodes, numbered in
 /// mixed radix (the first part slowest): every tuple is reachable, since the parts
 /// move independently. Nothing is built per tuple.
@@ -262,6 +273,17 @@ impl Product {
             return Err(Error::SumTooLarge {
                 positions,
                 limit: max_positions,
+            });
+        }
+        // Each part's moves, once for every tuple of the other parts' positions.
+        let moves = graphs
+            .iter()
+            .map(|g| g.edges() as u128 * (positions / (g.len().max(1) as u128)))
+            .sum::<u128>();
+        if moves > max_moves(max_positions) {
+            return Err(Error::SumTooManyMoves {
+                moves,
+                limit: max_moves(max_positions),
             });
         }
         let mut strides = vec![1u64; graphs.len()];
