@@ -337,3 +337,23 @@ def test_game_graph_pictures_have_arrows_layers_and_a_legend():
         nk.draw_game_graph(nk.DigraphGame(nx.path_graph(200, create_using=nx.DiGraph), 0))
     with pytest.raises(ValueError, match="at most 100 positions"):
         nk.draw_game_graph([3, 3], max_nodes=500)
+
+
+def test_every_picture_has_a_public_svg():
+    # Pictures outside a notebook (issue 45): svg() wherever _repr_svg_ draws.
+    drawn = [
+        nk.Position([1, 3, 5]),
+        nk.analyse([1, 3, 5]),
+        nk.Game([1, 3, 5]),
+        nk.Heaps([1, 2]),
+        nk.Wythoff(3, 5),
+        nk.StaircaseNim([0, 2, 1]),
+        nk.MooreNim([1, 2, 3], k=2),
+        nk.CoinTurning("mock_turtles", [1, 0, 1]),
+        nk.TurningCorners([[1, 0], [0, 1]]),
+        nk.GreenHackenbush([(0, 1), (1, 2)], ground=0),
+    ]
+    for thing in drawn:
+        svg = thing.svg()
+        assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>"), type(thing)
+        assert thing._repr_svg_() == svg

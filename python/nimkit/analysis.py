@@ -71,10 +71,19 @@ class Analysis:
     def __str__(self) -> str:
         return analysis_text(self)
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The analysis as a picture: SVG text, the heaps with the winning moves marked
+        (what a notebook shows).
+
+        >>> analyse([3, 4, 5]).svg()[:4]
+        '<svg'
+        """
         from ._svg import analysis_svg
 
         return analysis_svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))

@@ -75,7 +75,8 @@ class Wythoff(ImpartialGame):
             "(0, 1) and (2, 2) instead of (0, 0) and (1, 2)."
         )
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         return _board_svg(self)
 
 
@@ -110,7 +111,8 @@ class StaircaseNim(ImpartialGame):
     def describe(self) -> str:
         return f"Staircase Nim with coins {self} on steps 0 (the floor) and up"
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         return _staircase_svg(self)
 
     def _why_value(self) -> str:
@@ -172,7 +174,8 @@ class MooreNim(ImpartialGame):
             f"{verdict}. (Grundy values of Moore's Nim have no closed form: searched.)"
         )
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         from ._svg import position_svg
         from .position import Position
 

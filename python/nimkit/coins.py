@@ -94,7 +94,8 @@ class CoinTurning(ImpartialGame):
             "from heads to tails."
         )
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         turns = self.winning_turns()
         marked = {(0, c) for c in turns[0]} if turns else set()
         return _coins_svg([self.coins], marked, "a winning move turns the ringed coins")
@@ -155,7 +156,8 @@ class TurningCorners(ImpartialGame):
             f"worth the nim product x⊗y, and the board the XOR: {terms} = {self.grundy()}."
         )
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         moves = self.winning_rectangles()
         marked: set[tuple[int, int]] = set()
         if moves:

@@ -246,12 +246,19 @@ class Game(Generic[P, M]):
             args.append("misere=True")
         return f"Game({', '.join(args)})"
 
-    def _repr_svg_(self) -> str | None:
+    def svg(self) -> str:
+        """The game in progress as SVG text: the heaps (or the position's picture)."""
         if isinstance(self._state, Played):
-            return self._state.position()._repr_svg_()
+            return self._state.position().svg()
         from ._svg import game_svg
 
         return game_svg(self)
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            return self.svg()
+        except (ValueError, ImportError):
+            return None
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         status = f"player {self.winner} won" if self.is_over else f"player {self.turn} to move"

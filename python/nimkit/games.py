@@ -208,12 +208,21 @@ class ImpartialGame:
     def __hash__(self) -> int:
         return hash(self._native)
 
-    def _repr_svg_(self) -> str | None:
-        """The game graph, when it holds at most 100 positions."""
+    def svg(self) -> str:
+        """The game's picture as SVG text: a family's own drawing, else its game graph
+        (the ``graph`` extra; ValueError past 100 positions).
+
+        >>> Heaps([1, 2]).svg()[:4]
+        '<svg'
+        """
         from .graph import draw_game_graph
 
+        return draw_game_graph(self).svg
+
+    def _repr_svg_(self) -> str | None:
+        """``svg()`` for notebooks, or nothing when there is no picture to show."""
         try:
-            return draw_game_graph(self).svg
+            return self.svg()
         except (ValueError, ImportError):
             return None
 
@@ -288,7 +297,8 @@ class Heaps(ImpartialGame):
         }.get(method, "a search of every position the heaps reach")
         return f"In misère play the outcome of heaps comes from {how}."
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The heaps as a picture: SVG text."""
         from ._svg import position_svg
 
         return position_svg(self.position)

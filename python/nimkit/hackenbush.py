@@ -133,7 +133,8 @@ class GreenHackenbush(ImpartialGame):
             text += " The edges to chop: " + ", ".join(map(str, chops[:12])) + "."
         return text
 
-    def _repr_svg_(self) -> str:
+    def svg(self) -> str:
+        """The position's picture as SVG text (what a notebook shows)."""
         return _hackenbush_svg(self)
 
 

@@ -330,9 +330,17 @@ impl PyPosition {
         sizes.join(" ")
     }
 
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+    /// The heaps as a picture: SVG text (what a notebook shows).
+    ///
+    /// >>> Position([1, 2]).svg()[:4]
+    /// '<svg'
+    fn svg(slf: &Bound<'_, Self>) -> PyResult<String> {
         let svg = slf.py().import("nimkit._svg")?.getattr("position_svg")?;
         svg.call1((slf,))?.extract()
+    }
+
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::svg(slf)
     }
 
     fn __reduce__<'py>(
