@@ -290,9 +290,17 @@ pub enum Error {
 
     #[error(
         "the game's positions have more than {limit} moves among them (a heap of n without \
-         a take limit has about n**2 / 2 below it); raise max_positions to allow more"
+         a take limit has about n**2 / 2 below it, a coin at row x, column y of Turning \
+         Corners x * y); raise max_positions to allow more"
     )]
     GraphTooManyMoves { limit: u128 },
+
+    #[error(
+        "misère Turning Corners has no theorem and is searched over the boards its moves \
+         reach, at least {positions} from here, more than max_positions = {limit} (raise \
+         max_positions to allow more; normal play has the Tartan theorem)"
+    )]
+    CornersSearchTooLarge { positions: u128, limit: u64 },
 
     #[error(
         "searching the sum in misère play weighs each part's moves once for every position \

@@ -204,3 +204,30 @@ def test_staircase_nim_of_large_piles_and_in_sums():
     with pytest.raises(ValueError, match="more than 2\\*\\*64 - 1"):
         nk.StaircaseNim([2**64 - 1, 1])
     assert len(nk.StaircaseNim([2**64 - 2, 1]).options()) == 1
+
+
+@pytest.mark.parametrize("n", [11, 30, 200])
+def test_misere_turning_corners_refuses_at_once_what_it_cannot_search(n):
+    # 200 x 200 with one head never finished and took 12.5 s to hear Ctrl-C; 30 x 30
+    # still ran at 20 s (issue 45): the boards a search must hold are counted first.
+    board = [[0] * n for _ in range(n)]
+    board[-1][-1] = 1
+    with pytest.raises(ValueError, match="searched over the boards its moves reach, at least"):
+        nk.TurningCorners(board).outcome(misere=True)
+
+
+def test_winning_rectangles_are_the_winning_moves():
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        board = nk.TurningCorners(rng.integers(0, 2, size=(5, 6)).tolist())
+        expected = []
+        for move in board.winning_moves():
+            turned = [
+                (r, c)
+                for r, (old, new) in enumerate(zip(board.rows, move.rows, strict=True))
+                for c in range(len(old))
+                if old[c] != new[c]
+            ]
+            (a, b), (x, y) = turned[0], turned[-1]
+            expected.append((a, b, x, y))
+        assert board.winning_rectangles() == expected

@@ -355,5 +355,6 @@ def test_every_picture_has_a_public_svg():
     ]
     for thing in drawn:
         svg = thing.svg()
-        assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>"), type(thing)
+        assert svg.startswith("<svg"), type(thing)
+        assert svg.rstrip().endswith("</svg>"), type(thing)
         assert thing._repr_svg_() == svg

@@ -125,19 +125,9 @@ class TurningCorners(ImpartialGame):
 
     def winning_rectangles(self) -> list[tuple[int, int, int, int]]:
         """Each winning move as ``(a, b, x, y)``: the corners ``(a, b)`` to ``(x, y)``,
-        the coin at row ``x``, column ``y`` going to tails (normal play)."""
-        found = []
-        for move in self.winning_moves():
-            if isinstance(move, TurningCorners):
-                cells = [
-                    (r, c)
-                    for r, (old, new) in enumerate(zip(self.rows, move.rows, strict=True))
-                    for c in range(len(old))
-                    if old[c] != new[c]
-                ]
-                (a, b), (x, y) = cells[0], cells[-1]
-                found.append((a, b, x, y))
-        return found
+        the coin at row ``x``, column ``y`` going to tails (normal play), in the order
+        of ``winning_moves``."""
+        return _core.corners_winning_rectangles(self._native)
 
     def __repr__(self) -> str:
         return f"TurningCorners({[list(r) for r in self.rows]})"

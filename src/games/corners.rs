@@ -63,6 +63,34 @@ impl Board {
         Ok(moves)
     }
 
+    /// A lower bound on the boards a misère search would store: the start and its
+    /// options (distinct boards), and for a lone head at `(x, y)` the boards `k` moves
+    /// away (`k >= 2`) by chains of rectangles whose far corners climb column `y`
+    /// (`(a1, b1, x, y)`, then `(a2, b2, a1, y)`, ... with `x > a1 > a2 > ...` and the
+    /// `b`s different): one board per chain, `C(x, k) * y! / (y - k)!` of them, since
+    /// the board tells the rows and columns back.
+    pub fn search_floor(&self) -> u128 {
+        let options: u128 = self.heads().map(|(x, y)| (x * y) as u128).sum();
+        let mut heads = self.heads();
+        let (Some((x, y)), None) = (heads.next(), heads.next()) else {
+            return 1 + options;
+        };
+        let (x, y) = (x as u128, y as u128);
+        let (mut chains, mut best) = (1u128, 0u128);
+        for k in 0..x.min(y) {
+            // C(x, k + 1) * P(y, k + 1) from C(x, k) * P(y, k).
+            chains = (chains.saturating_mul(x - k) / (k + 1)).saturating_mul(y - k);
+            // Chains of one move are the options, counted already.
+            if k >= 1 {
+                best = best.max(chains);
+            }
+            if chains == u128::MAX {
+                break;
+            }
+        }
+        (1 + options).saturating_add(best)
+    }
+
     /// The board after the move on rectangle `[a, b, x, y]`.
     pub fn turned(&self, [a, b, x, y]: [usize; 4]) -> Board {
         let mut next = self.clone();
@@ -90,6 +118,19 @@ impl Game for Corners {
 
     fn value(&self, p: &Board, _limits: &Limits) -> Result<Option<Value>> {
         Ok(Some(Value::Finite(p.value())))
+    }
+
+    /// No theorem: the state graph is searched, refused at once when the boards it
+    /// must hold are known to pass the limit.
+    fn misere(&self, p: &Board, limits: &Limits) -> Result<Option<Outcome>> {
+        let floor = p.search_floor();
+        if floor > u128::from(limits.max_positions) {
+            return Err(Error::CornersSearchTooLarge {
+                positions: floor,
+                limit: limits.max_positions,
+            });
+        }
+        Ok(None)
     }
 
     fn options_with(
@@ -132,4 +173,48 @@ impl Game for Corners {
     }
 
     fn hash_game(&self, _state: &mut dyn std::hash::Hasher) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Board;
+    use std::collections::HashSet;
+
+    /// Every board reachable from `start`, by walking the moves.
+    fn reachable(start: Board) -> usize {
+        let mut seen = HashSet::from([start.clone()]);
+        let mut todo = vec![start];
+        while let Some(board) = todo.pop() {
+            for m in board.moves().unwrap() {
+                let next = board.turned(m);
+                if seen.insert(next.clone()) {
+                    todo.push(next);
+                }
+            }
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn the_search_floor_is_a_lower_bound() {
+        for (rows, cols) in [(2, 2), (3, 3), (3, 4), (4, 3), (4, 4), (2, 5)] {
+            for head in 0..rows * cols {
+                let mut cells = vec![false; rows * cols];
+                cells[head] = true;
+                let board = Board { cols, cells };
+                let floor = board.search_floor();
+                let count = reachable(board.clone());
+                assert!(
+                    floor <= count as u128,
+                    "{rows}x{cols} head {head}: {floor} > {count}"
+                );
+            }
+        }
+        // two heads: the start and its options
+        let board = Board {
+            cols: 3,
+            cells: vec![false, false, false, false, true, false, false, false, true],
+        };
+        assert!(board.search_floor() <= reachable(board) as u128);
+    }
 }

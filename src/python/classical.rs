@@ -211,6 +211,17 @@ pub fn hackenbush_names(py: Python<'_>, game: PyRef<'_, PyNativeGame>) -> PyResu
     Ok(names.expect("tagged by hackenbush_game").clone_ref(py))
 }
 
+/// The rectangles `(a, b, x, y)` of Turning Corners' winning moves (normal play).
+#[pyfunction]
+pub fn corners_winning_rectangles(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+) -> PyResult<Vec<(usize, usize, usize, usize)>> {
+    let at = family::<Corners>(&game, "rectangles")?;
+    let moves = py.detach(|| at.position.winning_moves())?;
+    Ok(moves.into_iter().map(|[a, b, x, y]| (a, b, x, y)).collect())
+}
+
 /// The edges (numbers into the graph's) whose chop wins, in normal play.
 #[pyfunction]
 pub fn hackenbush_winning_chops(

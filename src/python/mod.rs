@@ -28,9 +28,9 @@ mod core_module {
     };
     #[pymodule_export]
     use super::classical::{
-        coin_rule, coin_values, coins_game, corners_game, hackenbush_game, hackenbush_names,
-        hackenbush_winning_chops, moore_game, moore_k, staircase_game, wythoff_game,
-        wythoff_grundy_table, wythoff_pair,
+        coin_rule, coin_values, coins_game, corners_game, corners_winning_rectangles,
+        hackenbush_game, hackenbush_names, hackenbush_winning_chops, moore_game, moore_k,
+        staircase_game, wythoff_game, wythoff_grundy_table, wythoff_pair,
     };
     #[pymodule_export]
     use super::code::{octal_classes, PyTakeAndBreak};
