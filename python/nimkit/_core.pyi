@@ -466,4 +466,10 @@ class Envs:
     def reset(self, seed: int | None = None) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]: ...

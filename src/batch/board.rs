@@ -4,6 +4,7 @@
 //! every action: whether it is legal, and whether it wins.
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
+use smallvec::SmallVec;
 
 use crate::alloc;
 use crate::error::{Error, Result};
@@ -80,6 +81,8 @@ pub struct Board {
     /// Per heap, `Some(k)` when a move takes any of 1..=k (Nim, take limits): every
     /// such take is legal and the winning one comes in O(1).
     intervals: Vec<Option<u64>>,
+    /// Every heap's `k` when every heap's rule is such an interval.
+    all_intervals: Option<Vec<u64>>,
     oracle: Oracle,
 }
 
@@ -142,13 +145,16 @@ impl Board {
         } else {
             Oracle::Search(Box::new(Solver::new(bounds, rules, max_positions)?))
         };
-        let intervals = (0..heaps).map(|i| rules.take_for(i).interval()).collect();
+        let intervals: Vec<Option<u64>> =
+            (0..heaps).map(|i| rules.take_for(i).interval()).collect();
+        let all_intervals = intervals.iter().copied().collect();
         Ok(Board {
             rules: rules.clone(),
             bounds: bounds.to_vec(),
             max_take,
             allowed,
             intervals,
+            all_intervals,
             oracle,
         })
     }
@@ -244,7 +250,6 @@ impl Board {
     /// whether it wins (leaves a P-position); returns whether the position is P.
     /// `legal` and `winning` hold `actions()` entries.
     pub fn label(&self, row: &[u64], legal: &mut [bool], winning: &mut [bool]) -> bool {
-        legal.fill(false);
         winning.fill(false);
         let m = self.heaps();
         match &self.oracle {
@@ -257,6 +262,28 @@ impl Board {
                     x ^= v;
                     big += u32::from(v > 1);
                 }
+                if let Some(limits) = &self.all_intervals {
+                    // Take t from heap i is legal up to min(n, k): the mask written in
+                    // order, one row of heaps per take; at most one winning take a heap.
+                    let caps: SmallVec<[u64; 16]> =
+                        row.iter().zip(limits).map(|(&n, &k)| n.min(k)).collect();
+                    for (t, takes) in (1..).zip(legal[..m * t_max].chunks_exact_mut(m)) {
+                        for (b, &cap) in takes.iter_mut().zip(&caps) {
+                            *b = t <= cap;
+                        }
+                    }
+                    legal[m * t_max] = false;
+                    for (i, ((&n, &o), &k)) in row.iter().zip(offsets).zip(limits).enumerate() {
+                        let v = values[o + n as usize];
+                        let others_big = big - u32::from(v > 1) > 0;
+                        let target = theory::target_grundy(x ^ v, others_big, misere);
+                        if let Some(t) = limit::take_from(n, v, k.checked_add(1), target) {
+                            winning[(t as usize - 1) * m + i] = true;
+                        }
+                    }
+                    return theory::is_p(x, big > 0, misere);
+                }
+                legal.fill(false);
                 for (i, (&n, &o)) in row.iter().zip(offsets).enumerate() {
                     // Heap i's values up to its size and the flags of takes 1..=n.
                     let n = n as usize;
@@ -294,6 +321,7 @@ impl Board {
                 theory::is_p(x, big > 0, misere)
             }
             Oracle::Search(solver) => {
+                legal.fill(false);
                 let mut after = row.to_vec();
                 for (i, &n) in row.iter().enumerate() {
                     for take in 1..=n {

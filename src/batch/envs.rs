@@ -216,11 +216,29 @@ impl Envs {
             })
     }
 
-    /// One action for every game. Games that ended at the last step start again
-    /// instead (their action is ignored, their reward 0) with autoreset, and are
-    /// refused without it.
-    pub fn step(&mut self, actions: &[i64], out: &mut [Stepped]) -> Result<()> {
+    /// One action for every game, and the labels of where each game is then (as
+    /// `learn::labels`, in the same pass). Games that ended at the last step start
+    /// again instead (their action is ignored, their reward 0) with autoreset, and
+    /// are refused without it.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        out: &mut [Stepped],
+        legal: &mut [bool],
+        winning: &mut [bool],
+        p: &mut [bool],
+    ) -> Result<()> {
         let n = self.count();
+        let a = self.board.actions();
+        for (what, got, wanted) in [
+            ("legal", legal.len(), n * a),
+            ("winning", winning.len(), n * a),
+            ("p", p.len(), n),
+        ] {
+            if got != wanted {
+                return Err(BoardError::Length { what, got, wanted }.into());
+            }
+        }
         for (what, got) in [("actions", actions.len()), ("out", out.len())] {
             if got != n {
                 return Err(BoardError::Length {
@@ -246,52 +264,66 @@ impl Envs {
             .zip(self.ended.par_chunks_mut(GAMES))
             .zip(self.moves.par_chunks_mut(GAMES))
             .zip(actions.par_chunks(GAMES).zip(out.par_chunks_mut(GAMES)))
-            .try_for_each(|((((rows, rngs), ended), moves), (actions, out))| {
-                let a = board.actions();
-                let (mut legal, mut winning) = (vec![false; a], vec![false; a]);
-                for (((((row, rng), ended), moves), &action), out) in rows
-                    .chunks_exact_mut(m)
-                    .zip(rngs)
-                    .zip(ended)
-                    .zip(moves)
-                    .zip(actions)
-                    .zip(out)
-                {
-                    *out = Stepped::default();
-                    if *ended {
-                        *ended = false;
-                        *moves = begin(board, start, opponent, row, rng)?;
-                        continue;
-                    }
-                    let applied = board.apply(row, action);
-                    *moves += u32::from(applied != Applied::Illegal);
-                    match applied {
-                        Applied::Illegal => *out = lost(),
-                        Applied::Moved { ended: true } => {
-                            *out = Stepped {
-                                reward: last_mover,
-                                terminated: true,
-                            }
+            .zip(
+                legal
+                    .par_chunks_mut(a * GAMES)
+                    .zip(winning.par_chunks_mut(a * GAMES)),
+            )
+            .zip(p.par_chunks_mut(GAMES))
+            .try_for_each(
+                |((((((rows, rngs), ended), moves), (actions, out)), (legal, winning)), p)| {
+                    let labels = legal
+                        .chunks_exact_mut(a)
+                        .zip(winning.chunks_exact_mut(a))
+                        .zip(p);
+                    for ((((((row, rng), ended), moves), &action), out), ((legal, winning), p)) in
+                        rows.chunks_exact_mut(m)
+                            .zip(rngs)
+                            .zip(ended)
+                            .zip(moves)
+                            .zip(actions)
+                            .zip(out)
+                            .zip(labels)
+                    {
+                        *out = Stepped::default();
+                        if *ended {
+                            *ended = false;
+                            *moves = begin(board, start, opponent, row, rng)?;
+                            *p = board.label(row, legal, winning);
+                            continue;
                         }
-                        Applied::Moved { ended: false } => {
-                            if let Some((policy, _)) = opponent {
-                                let reply = board
-                                    .choose(row, policy, rng, &mut legal, &mut winning)
-                                    .expect("a position with a move left has a legal action");
-                                *moves += 1;
-                                if board.apply(row, reply) == (Applied::Moved { ended: true }) {
-                                    *out = Stepped {
-                                        reward: -last_mover,
-                                        terminated: true,
-                                    };
+                        let applied = board.apply(row, action);
+                        *moves += u32::from(applied != Applied::Illegal);
+                        match applied {
+                            Applied::Illegal => *out = lost(),
+                            Applied::Moved { ended: true } => {
+                                *out = Stepped {
+                                    reward: last_mover,
+                                    terminated: true,
+                                }
+                            }
+                            Applied::Moved { ended: false } => {
+                                if let Some((policy, _)) = opponent {
+                                    // The labels' rows are scratch until the last word.
+                                    let reply = board
+                                        .choose(row, policy, rng, legal, winning)
+                                        .expect("a position with a move left has a legal action");
+                                    *moves += 1;
+                                    if board.apply(row, reply) == (Applied::Moved { ended: true }) {
+                                        *out = Stepped {
+                                            reward: -last_mover,
+                                            terminated: true,
+                                        };
+                                    }
                                 }
                             }
                         }
+                        *ended = out.terminated;
+                        *p = board.label(row, legal, winning);
                     }
-                    *ended = out.terminated;
-                }
-                Ok(())
-            })
+                    Ok(())
+                },
+            )
     }
 }
 

@@ -38,6 +38,17 @@ pub fn labels(
     p: &mut [bool],
 ) -> Result<()> {
     board.check(rows)?;
+    labels_of_board_rows(board, rows, legal, winning, p)
+}
+
+/// `labels` of rows known to fit the board (the games of `Envs`: no check).
+pub fn labels_of_board_rows(
+    board: &Board,
+    rows: &[u64],
+    legal: &mut [bool],
+    winning: &mut [bool],
+    p: &mut [bool],
+) -> Result<()> {
     let (m, a) = (board.heaps(), board.actions());
     let n = rows.len() / m;
     expect("legal", legal.len(), n * a)?;

@@ -9,11 +9,19 @@ use std::sync::Arc;
 
 use super::rules::PyRules;
 use crate::batch::board::{Board, Policy};
-use crate::batch::envs::{Envs, First, Start, Stepped};
+use crate::batch::envs::{Envs, First, Start, Stepped as Step};
 use crate::batch::learn::{self, Ranked, Verdict};
 
 type Array1<'py, T> = Bound<'py, PyArray1<T>>;
 type Array2<'py, T> = Bound<'py, PyArray2<T>>;
+/// `step`'s rewards, terminations and labels.
+type Stepped<'py> = (
+    Array1<'py, f32>,
+    Array1<'py, bool>,
+    Array2<'py, bool>,
+    Array2<'py, bool>,
+    Array1<'py, bool>,
+);
 /// `rank`'s legal and winning counts, hits and random chances.
 type RankArrays<'py> = (
     Array1<'py, u32>,
@@ -254,7 +262,7 @@ impl PyEnvs {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
             let (board, rows) = (self.0.board(), self.0.heaps());
-            py.detach(|| learn::labels(board, rows, l, w, q))?;
+            py.detach(|| learn::labels_of_board_rows(board, rows, l, w, q))?;
         }
         Ok((legal, winning, p))
     }
@@ -270,19 +278,30 @@ impl PyEnvs {
         Ok(py.detach(|| envs.reset(seed))?)
     }
 
-    /// `(rewards, terminated)` after one action a game.
+    /// `(rewards, terminated, legal, winning, p)` after one action a game: the
+    /// labels of where each game is then.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(Array1<'py, f32>, Array1<'py, bool>)> {
-        let mut out = vec![Stepped::default(); self.0.count()];
-        let actions = actions.as_slice()?;
-        let envs = &mut self.0;
-        py.detach(|| envs.step(actions, &mut out))?;
+    ) -> PyResult<Stepped<'py>> {
+        let (n, a) = (self.0.count(), self.0.board().actions());
+        let mut out = vec![Step::default(); n];
+        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
+        let p = PyArray1::<bool>::zeros(py, n, false);
+        {
+            let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
+            let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
+            let actions = actions.as_slice()?;
+            let envs = &mut self.0;
+            py.detach(|| envs.step(actions, &mut out, l, w, q))?;
+        }
         Ok((
             PyArray1::from_iter(py, out.iter().map(|s| s.reward)),
             PyArray1::from_iter(py, out.iter().map(|s| s.terminated)),
+            legal,
+            winning,
+            p,
         ))
     }
 }

@@ -92,7 +92,7 @@ class NimAEC(AECEnv):  # type: ignore[misc]
         if seed is not None or not self._seeded:
             seed = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
             self._seeded = True
-        self._games.core.reset(seed)
+        self._games.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -107,7 +107,7 @@ class NimAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rewards, terminated = self._games.core.step(np.array([_action(action)], np.int64))
+        rewards, terminated = self._games.step(np.array([_action(action)], np.int64))
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
         if terminated[0]:

@@ -42,6 +42,9 @@ def _core_opponent(opponent: Opponent, first: str) -> tuple[str, float, str] | N
     return ("fallible", float(opponent), first)
 
 
+Labels = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]
+
+
 class _Games:
     """The core's games with their encoder: what both environments step."""
 
@@ -69,10 +72,24 @@ class _Games:
             np.zeros((1, len(bounds)), np.int64), np.zeros(1, np.uint32), np.zeros(1, bool)
         )
         self.history = History(history, count, one.shape[1:], one.dtype) if history > 1 else None
+        self._labels: Labels | None = None
 
-    def labels(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        legal, winning, p = self.core.labels()
-        return legal.view(np.int8), winning.view(np.int8), p
+    def reset(self, seed: int | None) -> None:
+        self.core.reset(seed)
+        self._labels = None
+
+    def step(self, actions: npt.NDArray[np.int64]) -> tuple[Any, Any]:
+        """Rewards and terminations; the core labels the new positions in the same pass."""
+        rewards, terminated, legal, winning, p = self.core.step(actions)
+        self._labels = (legal.view(np.int8), winning.view(np.int8), p)
+        return rewards, terminated
+
+    def labels(self) -> Labels:
+        """The labels of every game's position now."""
+        if self._labels is None:
+            legal, winning, p = self.core.labels()
+            self._labels = (legal.view(np.int8), winning.view(np.int8), p)
+        return self._labels
 
     def observe(
         self, legal: npt.NDArray[np.int8], fresh: npt.NDArray[np.bool_] | None
@@ -154,10 +171,10 @@ class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
-            self._games.core.reset(int(self.np_random.integers(2**63)))
+            self._games.reset(int(self.np_random.integers(2**63)))
             self._seeded = True
         else:
-            self._games.core.reset(None)
+            self._games.reset(None)
         self._over = False
         if self._callable is not None:
             # An opening move by the callable that ends the game: start again, a
@@ -171,13 +188,13 @@ class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
                 obs, info = self._now(True)
                 if not self._play(self._callable(obs, info))[1]:
                     break
-                self._games.core.reset(None)
+                self._games.reset(None)
             else:
                 raise ValueError("every opening move of the opponent ended the game")
         return self._now(True)
 
     def _play(self, action: Any) -> tuple[float, bool]:
-        rewards, terminated = self._games.core.step(np.array([_action(action)], np.int64))
+        rewards, terminated = self._games.step(np.array([_action(action)], np.int64))
         return float(rewards[0]), bool(terminated[0])
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -281,10 +298,10 @@ class NimVectorEnv(VectorEnv):
         if seed is not None:
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
         if seed is not None or not self._seeded:
-            self._games.core.reset(int(self.np_random.integers(2**63)))
+            self._games.reset(int(self.np_random.integers(2**63)))
             self._seeded = True
         else:
-            self._games.core.reset(None)
+            self._games.reset(None)
         self._ended[:] = False
         return self._now(None)
 
@@ -298,7 +315,7 @@ class NimVectorEnv(VectorEnv):
         if actions.dtype == np.uint64:  # ids past int64 name no move
             actions = np.where(actions >= 2**63, -1, actions.astype(np.int64, copy=False))
         fresh = self._ended.copy()
-        rewards, terminated = self._games.core.step(actions.astype(np.int64, copy=False))
+        rewards, terminated = self._games.step(actions.astype(np.int64, copy=False))
         self._ended = terminated.copy()
         obs, infos = self._now(fresh)
         return obs, rewards, terminated, np.zeros(self.num_envs, bool), infos
