@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import numpy as np
@@ -254,3 +255,34 @@ def test_bad_play_arguments():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_terminal_answers_bad_input_briefly_and_hints_in_lost_positions():
+    # Every bad input reprinted all the instructions, the split syntax included for
+    # plain Nim, and ? gave no best try in a lost position (issue 45).
+    child = spawn("--heaps", "1", "2", "3", "--first")
+    child.sendline("one two")
+    child.expect("is not two whole numbers. Type HEAP TAKE, e.g. 0 1")
+    child.sendline("?")
+    child.expect("no move wins. Best try: take ")
+    assert "split" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_board_columns_stay_put_as_heaps_shrink():
+    from nimkit._play import board
+
+    game = nk.Game([12, 3])
+    before = board(game).splitlines()[1]
+    game.push(nk.Move(heap=0, take=11))
+    after = board(game).splitlines()[1]
+    assert before.rindex("3") == after.rindex("3")
+
+
+def test_play_help_explains_every_option():
+    result = subprocess.run(
+        [sys.executable, "-m", "nimkit", "play", "--help"], capture_output=True, text=True
+    )
+    assert "you move first" in result.stdout
+    assert "the computer moves first" in result.stdout

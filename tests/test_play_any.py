@@ -85,8 +85,8 @@ def test_heaps_play_with_heap_moves_and_rules_belong_to_heaps():
     assert Game(nk.Heaps([1, 2])) == Game([1, 2])
     with pytest.raises(TypeError, match="own rules"):
         Game(race(1, 1), nk.Rules(max_take=2))  # type: ignore[call-overload]
-    with pytest.raises(TypeError, match="misere=True"):
-        Game([1, 2], misere=True)  # type: ignore[call-overload]
+    # misere=True asks for misère play with heaps too (issue 45: one way everywhere)
+    assert Game([1, 2], misere=True).rules == nk.Rules(misere=True)
     with pytest.raises(ValueError, match="has no Rules"):
         _ = Game(race(1, 1)).rules
 

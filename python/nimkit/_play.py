@@ -5,22 +5,34 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import ComputerPlayer, Game
+from .game import ComputerPlayer, Game, PerfectPlayer
 from .games import ImpartialGame
 from .position import Move, Outcome, Position
 from .presets import Variant
-from .rules import DEFAULT_MAX_POSITIONS
+from .rules import DEFAULT_MAX_POSITIONS, Rules
 
 HELP = (
+    "Enter HEAP TAKE (heaps are numbered from 0); ? for a hint, u to undo, q to quit."
+)
+#: The instructions for rules that split heaps.
+HELP_SPLIT = (
     "Enter HEAP TAKE (heaps are numbered from 0), or HEAP TAKE A B to split what is left "
     "into heaps A and B where the rules allow it; ? for a hint, u to undo, q to quit."
 )
+#: What a bad input hears after what was wrong, instead of the instructions again.
+AGAIN = "Type HEAP TAKE, e.g. 0 1 (? for a hint)."
+
+
+def help_for(rules: Rules) -> str:
+    """The instructions, with the split syntax only where the rules split heaps."""
+    return HELP_SPLIT if rules.splits else HELP
 
 
 def board(game: Game[Position, Move]) -> str:
-    """The heaps as rows of tokens, with their numbers and sizes."""
+    """The heaps as rows of tokens, with their numbers and sizes; the columns are as
+    wide as the start's largest heap, so that they stay put as heaps shrink."""
     position = game.position
-    width = max([1, *(min(n, 40) for n in position)])
+    width = max([1, *(min(n, 40) for n in game.start)])
     rows = []
     for i, n in enumerate(position):
         tokens = " ".join("o" * min(n, 40)) + (" ..." if n > 40 else "")
@@ -31,8 +43,16 @@ def board(game: Game[Position, Move]) -> str:
 def hint(game: Game[Position, Move]) -> str:
     moves = game.position.winning_moves(game.rules)
     if not moves:
-        return "You are in a losing position: against perfect play no move wins."
+        return _best_try(game)
     return "Hint: " + " or ".join(str(m) for m in moves) + "."
+
+
+def _best_try(game: Game[Any, Any]) -> str:
+    """A lost position's hint: the perfect player's choice, the move that leaves the
+    fewest winning replies."""
+    lost = "You are in a losing position: against perfect play no move wins."
+    best = PerfectPlayer().choose(game)
+    return lost if best is None else f"{lost} Best try: {best}."
 
 
 def parse_move(text: str) -> Move:
@@ -59,7 +79,10 @@ def _third_person(text: str) -> str:
 class _Heaps:
     """How the terminal shows heaps and reads a move on them."""
 
-    help = HELP
+    again = AGAIN
+
+    def __init__(self, rules: Rules) -> None:
+        self.help = help_for(rules)
 
     def show(self, game: Game[Any, Any]) -> str:
         return board(game)
@@ -78,6 +101,7 @@ class _Options:
     """How the terminal shows any game: its position and numbered options."""
 
     help = "Enter the number of an option; ? for a hint, u to undo, q to quit."
+    again = "Type the number of an option (? for a hint)."
 
     def show(self, game: Game[Any, Any]) -> str:
         lines = [f"  {game.position}"]
@@ -103,7 +127,9 @@ class _Options:
             return f"Hint: {numbers}."
         if good:
             return f"No move wins; {numbers} keep the draw."
-        return "You are in a losing position: against perfect play no move wins."
+        lost = "You are in a losing position: against perfect play no move wins."
+        best = PerfectPlayer().choose(game)
+        return lost if best is None else f"{lost} Best try: {options.index(best) + 1}."
 
     def said(self, move: ImpartialGame) -> str:
         return f"moves to {move}"
@@ -121,13 +147,13 @@ def play(
     ``max_positions`` bounds the search of rules with no closed form."""
     say(f"{variant.name}: {variant.description}")
     say(f"Rules: {variant.rules}.")
-    say(HELP)
+    say(help_for(variant.rules))
     if human_first is None:
         say(board(Game(variant.position, variant.rules, max_positions=max_positions)))
         human_first = _wants_first(ask)
     first = 0 if human_first else 1
     game = Game(variant.position, variant.rules, first=first, max_positions=max_positions)
-    _play_out(game, opponent, _Heaps(), ask, say)
+    _play_out(game, opponent, _Heaps(variant.rules), ask, say)
     return game
 
 
@@ -202,7 +228,7 @@ def _human_turn(
         try:
             game.push(board.read(text, game))
         except (ValueError, OverflowError) as err:
-            say(f"{err}. {board.help}")
+            say(f"{err}. {board.again}")
             continue
         return True
 

@@ -311,8 +311,16 @@ def _parser() -> argparse.ArgumentParser:
         help="perfect, random or fallible:RATE (e.g. fallible:0.3); default perfect",
     )
     order = play_cmd.add_mutually_exclusive_group()
-    order.add_argument("--first", dest="order", action="store_const", const="first")
-    order.add_argument("--second", dest="order", action="store_const", const="second")
+    order.add_argument(
+        "--first", dest="order", action="store_const", const="first", help="you move first"
+    )
+    order.add_argument(
+        "--second",
+        dest="order",
+        action="store_const",
+        const="second",
+        help="the computer moves first",
+    )
     order.add_argument(
         "--choose",
         dest="order",
