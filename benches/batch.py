@@ -12,11 +12,11 @@ measured in the same run on the same array; results are checked equal first.
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections.abc import Callable
 
 import numpy as np
+from _cpu import describe
 
 import nimkit as nk
 from nimkit import batch
@@ -93,7 +93,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     rng = np.random.default_rng(1)
-    print(f"cores: {os.cpu_count()}, input: {args.megabytes} MB per case, best of {args.repeat}")
+    print(f"{describe()}; input: {args.megabytes} MB per case, best of {args.repeat}")
     print("positions per second (M = 10^6); ratios are nimkit over numpy and over the read\n")
     print("| dtype | heaps | rules | function | nimkit | numpy | read | x numpy | x read |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|")

@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from _cpu import describe
+
 import nimkit as nk
 
 # (code, peer's name, values as a power of two, or None to the proof of the period)
@@ -96,7 +98,7 @@ def main() -> None:
     parser.add_argument("--moonshot", action="store_true")
     parser.add_argument("--file", action="store_true")
     args = parser.parse_args()
-    print(f"cores: {os.cpu_count()}; best of {args.repeat}, alternating\n")
+    print(f"{describe()}; best of {args.repeat}, alternating\n")
     print(
         "| game | values | nimkit, 1 core | nimkit, 2 cores | peer (1 core) "
         "| speed vs peer, 1 core | 2 cores |"

@@ -18,31 +18,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
+from _cpu import describe
 
 from nimkit import rl
 
 HEAPS = [1, 3, 5, 7, 9, 11, 13]
 RUNS = 3
-
-
-def cpu() -> str:
-    """The processor and its widest vector extension."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            text = f.read()
-    except OSError:
-        return platform.processor() or "unknown CPU"
-    model = next((line.split(":", 1)[1].strip() for line in text.splitlines()
-                  if line.startswith("model name")), "unknown CPU")  # fmt: skip
-    flags = set(next((line for line in text.splitlines() if line.startswith("flags")), "").split())
-    widest = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "no AVX2"
-    return f"{model}, {widest}, {os.cpu_count()} cores"
 
 
 class NumpyNim:
@@ -172,7 +158,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--openspiel-steps", type=int, default=300_000)
     args = parser.parse_args()
-    print(f"# {cpu()}")
+    print(f"# {describe()}")
     print(f"# board {' '.join(map(str, HEAPS))}, normal play, {args.envs} games a vector env")
     ours = vector_steps_per_second(lambda: NimkitAdapter(args.envs), args.envs, args.steps)
     plain = vector_steps_per_second(lambda: NumpyAdapter(args.envs), args.envs, args.steps)

@@ -19,6 +19,8 @@ import time
 # machine; neither engine uses BLAS, so one BLAS thread changes nothing else.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from _cpu import describe
+
 import nimkit as nk
 
 #: Each engine is timed this many times; the best run counts, for both alike.
@@ -60,6 +62,7 @@ def main() -> None:
     parser.add_argument("--openspiel-games", type=int, default=20_000)
     args = parser.parse_args()
     ours = nimkit_games_per_second(args.games)
+    print(f"# {describe()}")
     print(f"nimkit.simulate:             {ours:>12,.0f} games/s")
     try:
         theirs = openspiel_games_per_second(args.openspiel_games)

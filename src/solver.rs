@@ -177,13 +177,14 @@ fn without_quotient(search: Error, heaps: &[u64], rules: &Rules) -> Error {
             heap: top,
             max_heap: q.max_heap().max(reached.unwrap_or(0)),
         },
-        Ok(None) if reached.is_some_and(|r| (r as u64) < top) => Error::BeyondQuotient {
-            heap: top,
-            max_heap: reached.unwrap_or(0),
-        },
-        Ok(None) => match misere::shared_failure(&rule) {
-            Some(err) => err,
-            None => return search,
+        // Why the shared quotient failed says most; else how far the kept one got.
+        Ok(None) => match (misere::shared_failure(&rule), reached) {
+            (Some(err), _) => err,
+            (None, Some(r)) if (r as u64) < top => Error::BeyondQuotient {
+                heap: top,
+                max_heap: r,
+            },
+            _ => return search,
         },
         _ => return search,
     };

@@ -57,9 +57,9 @@ LONG = [
     # for every state (the signal may land in the user's function or in the core).
     "nk.Impartial(0, lambda n: [n + 1, n + 2]).grundy(max_positions=10**12)",
     # Misère play of a sum of different games: the search over the product.
-    # (3 * 10**8 tuples, about 4 GB: a larger product is refused at once with
-    # MemoryError, which would race the signal).
-    "(nk.Heaps([17320], nk.Rules(max_take=3)) + nk.Heaps([17320], nk.Rules(take={1, 2})))"
+    # (10**8 tuples and 5 * 10**8 moves: a larger product is refused at once, with
+    # MemoryError or as past the moves max_positions allows, which would race the signal).
+    "(nk.Heaps([10**4], nk.Rules(max_take=3)) + nk.Heaps([10**4], nk.Rules(take={1, 2})))"
     ".outcome(misere=True, max_positions=10**9)",
     # Wythoff's Grundy values for heaps below 20000 (a minute or more).
     "nk.wythoff_grundy_table(20000)",

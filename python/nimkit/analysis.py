@@ -115,7 +115,7 @@ def analyse(
     >>> analyse(Position([3, 4, 5])).winning_moves
     (Move(heap=0, take=2),)
     >>> analyse([1, 3, 5, 7], misere=True).outcome
-    Outcome.N
+    Outcome.P
     """
     given, rules = position_and_rules(position, rules, misere)
     position = given if isinstance(given, Position) else Position(given)

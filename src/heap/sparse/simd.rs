@@ -1,19 +1,66 @@
-//! The scan of splits sixteen at a time on CPUs with AVX-512 (looked up at run
-//! time): two loads (widened to 32-bit lanes from the stored width), a permutation
-//! that reverses the larger parts, an XOR and a gather of `want` per sixteen splits,
-//! against a load, a test and a branch per split.
+//! The scan of splits sixteen at a time with AVX-512, eight at a time with AVX2 (the
+//! CPU's best, looked up at run time): two loads (widened to 32-bit lanes from the
+//! stored width), a permutation that reverses the larger parts, an XOR and a lookup of
+//! the wanted values' bitset per block of splits, against a load, a test and a branch
+//! per split.
+//!
+//! `NIMKIT_SIMD=avx512`, `avx2` or `scalar` forces a path (one the CPU has), so that
+//! each is tested and measured on any machine.
+use std::sync::OnceLock;
+
 use crate::heap::width::Value;
 
-/// Whether this CPU has the vector instructions `find_splits` needs.
+/// A way to scan splits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    Avx512,
+    Avx2,
+    Scalar,
+}
+
+impl Path {
+    /// Whether this CPU can take the path.
+    pub fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Path::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+                Path::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+                Path::Scalar => true,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Path::Scalar
+        }
+    }
+}
+
+/// The path this process takes: `NIMKIT_SIMD`'s where the CPU has it, else the
+/// best the CPU has.
+pub fn path() -> Path {
+    static PATH: OnceLock<Path> = OnceLock::new();
+    *PATH.get_or_init(|| {
+        let forced = match std::env::var("NIMKIT_SIMD").as_deref() {
+            Ok("avx512") => Some(Path::Avx512),
+            Ok("avx2") => Some(Path::Avx2),
+            Ok("scalar") => Some(Path::Scalar),
+            _ => None,
+        };
+        forced
+            .filter(|p| p.supported())
+            .or_else(|| {
+                [Path::Avx512, Path::Avx2]
+                    .into_iter()
+                    .find(|p| p.supported())
+            })
+            .unwrap_or(Path::Scalar)
+    })
+}
+
+/// Whether `find_splits` has a vector path here.
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    path() != Path::Scalar
 }
 
 /// The values `find_splits` looks for must be below this: the set of them is a
@@ -32,7 +79,23 @@ pub fn find_splits<V: Value>(
     want: &mut [u32],
     left: usize,
 ) -> usize {
-    assert!(available() && half <= m / 2 && m <= values.len());
+    find_splits_by(path(), values, m, half, wanted, want, left)
+}
+
+/// `find_splits` by the vector path `path` (which the CPU must have).
+fn find_splits_by<V: Value>(
+    path: Path,
+    values: &[V],
+    m: usize,
+    half: usize,
+    wanted: &[usize],
+    want: &mut [u32],
+    left: usize,
+) -> usize {
+    assert!(path != Path::Scalar && path.supported() && half <= m / 2 && m <= values.len());
+    if path == Path::Avx2 {
+        return find_splits_avx2(values, m, half, wanted, want, left);
+    }
     let mut bits = [0u32; MAX_WANTED / 32];
     for &v in wanted.iter().filter(|&&v| want[v] != 0) {
         bits[v / 32] |= 1 << (v % 32);
@@ -119,6 +182,171 @@ unsafe fn blocks_avx512<V: Value, const WIDE: bool>(
     (left, blocks)
 }
 
+/// The most wanted values the AVX2 scan compares each split with; with more it
+/// gathers from their bitset instead (slower on the machines measured).
+const COMPARED: usize = 8;
+
+/// `find_splits` eight splits at a time with AVX2 (the CPU has it: asserted by the
+/// caller). A few wanted values (the usual case: the rare values still missing) are
+/// compared with each split, each value broadcast in a register; more are looked up
+/// in their bitset, a gather reading a word for each of the eight.
+fn find_splits_avx2<V: Value>(
+    values: &[V],
+    m: usize,
+    half: usize,
+    wanted: &[usize],
+    want: &mut [u32],
+    left: usize,
+) -> usize {
+    let blocks = half / 8;
+    let live = wanted.iter().filter(|&&v| want[v] != 0).count();
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU has AVX2 (the caller's assertion); every load is in bounds.
+    let (left, done) = if live <= COMPARED {
+        unsafe { compared_avx2(values, m, blocks, wanted, want, left) }
+    } else {
+        let mut bits = [0u32; MAX_WANTED / 32];
+        for &v in wanted.iter().filter(|&&v| want[v] != 0) {
+            bits[v / 32] |= 1 << (v % 32);
+        }
+        unsafe { blocks_avx2(values, m, blocks, &mut bits, want, left) }
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = blocks;
+        0
+    };
+    super::find_splits_scalar(values, m, 1 + 8 * done, half, want, left)
+}
+
+/// `find_splits` over the first `blocks` blocks of eight splits from `a = 1`, where
+/// `8 * blocks <= m / 2`. Returns how many values are left and the blocks scanned.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn blocks_avx2<V: Value>(
+    values: &[V],
+    m: usize,
+    blocks: usize,
+    bits: &mut [u32; MAX_WANTED / 32],
+    want: &mut [u32],
+    mut left: usize,
+) -> (usize, usize) {
+    use std::arch::x86_64::*;
+    let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let (low, one) = (_mm256_set1_epi32(31), _mm256_set1_epi32(1));
+    let (last_word, below) = (
+        _mm256_set1_epi32((MAX_WANTED / 32 - 1) as i32),
+        _mm256_set1_epi32(MAX_WANTED as i32 - 1),
+    );
+    let base = values.as_ptr();
+    for block in 0..blocks {
+        if left == 0 {
+            return (0, block);
+        }
+        let a = 1 + 8 * block;
+        // SAFETY: a + 7 <= m / 2 < values.len(), and m - a - 7 >= m / 2.
+        let (small, large) = unsafe { (load8(base.add(a)), load8(base.add(m - a - 7))) };
+        let v = _mm256_xor_si256(small, _mm256_permutevar8x32_epi32(large, reverse));
+        // Values past the bitset read its last word (in bounds) and are masked out.
+        let inside = _mm256_cmpeq_epi32(_mm256_min_epu32(v, below), v);
+        let index = _mm256_min_epu32(_mm256_srli_epi32::<5>(v), last_word);
+        // SAFETY: every index is below 64, the bitset's length in words.
+        let word = unsafe { _mm256_i32gather_epi32::<4>(bits.as_ptr().cast(), index) };
+        let bit = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(v, low)), one);
+        let hit = _mm256_and_si256(_mm256_cmpeq_epi32(bit, one), inside);
+        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
+        if hits != 0 {
+            let mut lanes = [0u32; 8];
+            // SAFETY: `lanes` holds eight 32-bit lanes.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+            while hits != 0 {
+                // A value may be in two lanes: the first clears it.
+                let v = lanes[hits.trailing_zeros() as usize] as usize;
+                left -= want[v] as usize;
+                want[v] = 0;
+                bits[v / 32] &= !(1 << (v % 32));
+                hits &= hits - 1;
+            }
+        }
+    }
+    (left, blocks)
+}
+
+/// `blocks_avx2` with at most `COMPARED` values still wanted, each compared with the
+/// eight splits of a block.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn compared_avx2<V: Value>(
+    values: &[V],
+    m: usize,
+    blocks: usize,
+    wanted: &[usize],
+    want: &mut [u32],
+    mut left: usize,
+) -> (usize, usize) {
+    use std::arch::x86_64::*;
+    let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let mut targets = [_mm256_setzero_si256(); COMPARED];
+    let mut count = 0;
+    let mut aim = |targets: &mut [__m256i; COMPARED], want: &[u32]| {
+        count = 0;
+        for &v in wanted.iter().filter(|&&v| want[v] != 0) {
+            targets[count] = _mm256_set1_epi32(v as i32);
+            count += 1;
+        }
+        count
+    };
+    let mut n = aim(&mut targets, want);
+    let base = values.as_ptr();
+    for block in 0..blocks {
+        if left == 0 {
+            return (0, block);
+        }
+        let a = 1 + 8 * block;
+        // SAFETY: a + 7 <= m / 2 < values.len(), and m - a - 7 >= m / 2.
+        let (small, large) = unsafe { (load8(base.add(a)), load8(base.add(m - a - 7))) };
+        let v = _mm256_xor_si256(small, _mm256_permutevar8x32_epi32(large, reverse));
+        let mut hit = _mm256_setzero_si256();
+        for target in &targets[..n] {
+            hit = _mm256_or_si256(hit, _mm256_cmpeq_epi32(v, *target));
+        }
+        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
+        if hits != 0 {
+            let mut lanes = [0u32; 8];
+            // SAFETY: `lanes` holds eight 32-bit lanes.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+            while hits != 0 {
+                let v = lanes[hits.trailing_zeros() as usize] as usize;
+                left -= want[v] as usize;
+                want[v] = 0;
+                hits &= hits - 1;
+            }
+            n = aim(&mut targets, want);
+        }
+    }
+    (left, blocks)
+}
+
+/// Eight values from `at`, in 32-bit lanes.
+///
+/// # Safety
+/// The CPU has AVX2; eight values from `at` are in bounds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load8<V: Value>(at: *const V) -> std::arch::x86_64::__m256i {
+    use crate::heap::width::Width;
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's promise: 8, 16 or 32 bytes from `at`.
+    unsafe {
+        match V::WIDTH {
+            Width::U8 => _mm256_cvtepu8_epi32(_mm_loadl_epi64(at.cast())),
+            Width::U16 => _mm256_cvtepu16_epi32(_mm_loadu_si128(at.cast())),
+            Width::U32 => _mm256_loadu_si256(at.cast()),
+        }
+    }
+}
+
 /// Sixteen values from `at`, in 32-bit lanes.
 ///
 /// # Safety
@@ -141,7 +369,7 @@ unsafe fn load16<V: Value>(at: *const V) -> std::arch::x86_64::__m512i {
 
 #[cfg(test)]
 mod tests {
-    use super::{available, find_splits, MAX_WANTED};
+    use super::{find_splits_by, Path, MAX_WANTED};
     use proptest::prelude::*;
 
     proptest! {
@@ -155,14 +383,21 @@ mod tests {
             wide in any::<bool>(),
             cut in 0usize..1000,
         ) {
-            if !available() {
-                // The scalar scan is all there is (and what every test uses).
-                return Ok(());
-            }
+            for path in [Path::Avx512, Path::Avx2].into_iter().filter(|p| p.supported()) {
+            let find_splits = |values: &dyn std::any::Any, m, half, wanted: &[usize], want: &mut [u32], left| {
+                if let Some(v) = values.downcast_ref::<Vec<u32>>() {
+                    find_splits_by(path, v, m, half, wanted, want, left)
+                } else if let Some(v) = values.downcast_ref::<Vec<u16>>() {
+                    find_splits_by(path, v, m, half, wanted, want, left)
+                } else {
+                    let v = values.downcast_ref::<Vec<u8>>().expect("u8, u16 or u32 values");
+                    find_splits_by(path, v, m, half, wanted, want, left)
+                }
+            };
             let top = if wide { 2047 } else { 255 };
-            let values: Vec<u32> = values.iter().map(|v| v & top).collect();
+            let values: Vec<u32> = values.iter().map(|v| v & top).collect::<Vec<u32>>();
             let wanted: std::collections::BTreeSet<usize> =
-                wanted.into_iter().map(|v| v & top as usize).collect();
+                wanted.iter().map(|v| v & top as usize).collect();
             let wanted: Vec<usize> = wanted.into_iter().collect();
             let m = values.len() - cut % (values.len() / 2);
             let half = m / 2 - cut % 2;
@@ -194,6 +429,7 @@ mod tests {
                 let mut byte_want = fresh();
                 let found = find_splits(&bytes, m, half, &wanted, &mut byte_want, wanted.len());
                 prop_assert_eq!((found, &byte_want), (left, &want));
+            }
             }
         }
     }
