@@ -219,6 +219,49 @@ fn find_splits_avx2<V: Value>(
     super::find_splits_scalar(values, m, 1 + 8 * done, half, want, left)
 }
 
+/// The XORs of the parts of eight splits from `a`, `a + k` with `m - a - k`, in
+/// 32-bit lanes.
+///
+/// # Safety
+/// The CPU has AVX2; `a + 7 <= m / 2` and `m <= values.len()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn splits8<V: Value>(values: &[V], m: usize, a: usize) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let base = values.as_ptr();
+    // SAFETY: a + 7 <= m / 2 < values.len(), and m - a - 7 >= m / 2.
+    let (small, large) = unsafe { (load8(base.add(a)), load8(base.add(m - a - 7))) };
+    _mm256_xor_si256(small, _mm256_permutevar8x32_epi32(large, reverse))
+}
+
+/// Clear the wanted values of `v`'s lanes set in `hits` (a value may be in two
+/// lanes: the first clears it), telling `cleared` each one; returns how many are
+/// left of `left`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clear_hits(
+    v: std::arch::x86_64::__m256i,
+    mut hits: u32,
+    want: &mut [u32],
+    mut left: usize,
+    mut cleared: impl FnMut(usize),
+) -> usize {
+    let mut lanes = [0u32; 8];
+    // SAFETY: `lanes` holds eight 32-bit lanes.
+    unsafe { std::arch::x86_64::_mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+    while hits != 0 {
+        let v = lanes[hits.trailing_zeros() as usize] as usize;
+        left -= want[v] as usize;
+        want[v] = 0;
+        cleared(v);
+        hits &= hits - 1;
+    }
+    left
+}
+
 /// `find_splits` over the first `blocks` blocks of eight splits from `a = 1`, where
 /// `8 * blocks <= m / 2`. Returns how many values are left and the blocks scanned.
 #[cfg(target_arch = "x86_64")]
@@ -232,21 +275,17 @@ unsafe fn blocks_avx2<V: Value>(
     mut left: usize,
 ) -> (usize, usize) {
     use std::arch::x86_64::*;
-    let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     let (low, one) = (_mm256_set1_epi32(31), _mm256_set1_epi32(1));
     let (last_word, below) = (
         _mm256_set1_epi32((MAX_WANTED / 32 - 1) as i32),
         _mm256_set1_epi32(MAX_WANTED as i32 - 1),
     );
-    let base = values.as_ptr();
     for block in 0..blocks {
         if left == 0 {
             return (0, block);
         }
-        let a = 1 + 8 * block;
-        // SAFETY: a + 7 <= m / 2 < values.len(), and m - a - 7 >= m / 2.
-        let (small, large) = unsafe { (load8(base.add(a)), load8(base.add(m - a - 7))) };
-        let v = _mm256_xor_si256(small, _mm256_permutevar8x32_epi32(large, reverse));
+        // SAFETY: 8 * blocks <= m / 2 (the caller's promise).
+        let v = unsafe { splits8(values, m, 1 + 8 * block) };
         // Values past the bitset read its last word (in bounds) and are masked out.
         let inside = _mm256_cmpeq_epi32(_mm256_min_epu32(v, below), v);
         let index = _mm256_min_epu32(_mm256_srli_epi32::<5>(v), last_word);
@@ -254,19 +293,9 @@ unsafe fn blocks_avx2<V: Value>(
         let word = unsafe { _mm256_i32gather_epi32::<4>(bits.as_ptr().cast(), index) };
         let bit = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(v, low)), one);
         let hit = _mm256_and_si256(_mm256_cmpeq_epi32(bit, one), inside);
-        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
         if hits != 0 {
-            let mut lanes = [0u32; 8];
-            // SAFETY: `lanes` holds eight 32-bit lanes.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-            while hits != 0 {
-                // A value may be in two lanes: the first clears it.
-                let v = lanes[hits.trailing_zeros() as usize] as usize;
-                left -= want[v] as usize;
-                want[v] = 0;
-                bits[v / 32] &= !(1 << (v % 32));
-                hits &= hits - 1;
-            }
+            left = clear_hits(v, hits, want, left, |v| bits[v / 32] &= !(1 << (v % 32)));
         }
     }
     (left, blocks)
@@ -285,7 +314,6 @@ unsafe fn compared_avx2<V: Value>(
     mut left: usize,
 ) -> (usize, usize) {
     use std::arch::x86_64::*;
-    let reverse = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     let mut targets = [_mm256_setzero_si256(); COMPARED];
     let mut count = 0;
     let mut aim = |targets: &mut [__m256i; COMPARED], want: &[u32]| {
@@ -297,30 +325,19 @@ unsafe fn compared_avx2<V: Value>(
         count
     };
     let mut n = aim(&mut targets, want);
-    let base = values.as_ptr();
     for block in 0..blocks {
         if left == 0 {
             return (0, block);
         }
-        let a = 1 + 8 * block;
-        // SAFETY: a + 7 <= m / 2 < values.len(), and m - a - 7 >= m / 2.
-        let (small, large) = unsafe { (load8(base.add(a)), load8(base.add(m - a - 7))) };
-        let v = _mm256_xor_si256(small, _mm256_permutevar8x32_epi32(large, reverse));
+        // SAFETY: 8 * blocks <= m / 2 (the caller's promise).
+        let v = unsafe { splits8(values, m, 1 + 8 * block) };
         let mut hit = _mm256_setzero_si256();
         for target in &targets[..n] {
             hit = _mm256_or_si256(hit, _mm256_cmpeq_epi32(v, *target));
         }
-        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) as u32;
         if hits != 0 {
-            let mut lanes = [0u32; 8];
-            // SAFETY: `lanes` holds eight 32-bit lanes.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-            while hits != 0 {
-                let v = lanes[hits.trailing_zeros() as usize] as usize;
-                left -= want[v] as usize;
-                want[v] = 0;
-                hits &= hits - 1;
-            }
+            left = clear_hits(v, hits, want, left, |_| ());
             n = aim(&mut targets, want);
         }
     }
