@@ -358,7 +358,7 @@ def test_misere_sums_refuse_at_once_what_they_cannot_search():
     # search starts (n (n + 1) / 2 below a Nim heap of n).
     kayles = nk.Heaps([5], nk.Rules(code="0.77"))
     for n in (10**4, 10**6):
-        with pytest.raises(ValueError, match=r"weighs each part's moves .* more than 16777216"):
+        with pytest.raises(ValueError, match=r"weighs each part's moves .* more than \d+"):
             (nk.Heaps([n]) + kayles).outcome(misere=True)
     with pytest.raises(ValueError, match="the product of its parts' positions"):
         (nk.Heaps([3000], nk.Rules(code="0.77")) + nk.Heaps([3000])).outcome(misere=True)
@@ -368,5 +368,5 @@ def test_misere_sums_refuse_at_once_what_they_cannot_search():
 
 
 def test_exploring_a_game_counts_its_moves():
-    with pytest.raises(ValueError, match="more than 16777216 moves among them"):
+    with pytest.raises(ValueError, match=r"more than \d+ moves among them"):
         nk.graph_of(nk.Heaps([10**4]), max_positions=10**6)

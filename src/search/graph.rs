@@ -246,10 +246,10 @@ impl Adjacency for Both<'_> {
     }
 }
 
-/// The most moves a search of a state graph weighs (seconds of work): `max_positions`,
-/// and never fewer than 2**24.
+/// The most moves a search of a state graph weighs (seconds of work): 16 a position
+/// of `max_positions`, and never fewer than 2**24.
 pub fn max_moves(max_positions: u64) -> u128 {
-    u128::from(max_positions).max(1 << 24)
+    (u128::from(max_positions) * 16).max(1 << 24)
 }
 
 /// The positions of a sum of games as tuples of their parts' nodes, numbered in
