@@ -8,7 +8,6 @@ use std::sync::Arc;
 use arbitrary::{Result, Unstructured};
 use ndarray::{Array2, Array3};
 use nimkit::code::TakeAndBreak;
-use nimkit::game::Game;
 use nimkit::heap::HeapRule;
 use nimkit::heap::Parts;
 use nimkit::misere::solver::QuotientSolver;
@@ -18,6 +17,7 @@ use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::MultisetSolution;
 use nimkit::search::{advance, box_size, solve_outcomes, BoxSolution};
+use nimkit::session::Session;
 use nimkit::solver::Solver;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
 use nimkit::{batch, tables, theory};
@@ -85,7 +85,7 @@ fn codes(u: &mut Unstructured<'_>) -> Result<()> {
         );
         assert_eq!(analysis.winning_moves, search.winning_moves(&heaps));
     }
-    let mut game = Game::new(heaps.clone(), rules.clone(), 0).expect("small positions");
+    let mut game = Session::new(heaps.clone(), rules.clone(), 0).expect("small positions");
     for _ in 0..u.int_in_range(0..=6)? {
         let parts: Vec<u64> = (0..u.int_in_range(0..=3)?)
             .map(|_| u.arbitrary())
@@ -271,7 +271,7 @@ fn anything(u: &mut Unstructured<'_>) -> Result<()> {
     }
     let mut rng = rand_pcg::Pcg64Mcg::new(u.arbitrary()?);
     let _ = random_move(&heaps, &rules, &mut rng);
-    if let Ok(mut game) = Game::new(heaps.clone(), rules.clone(), u.int_in_range(0..=2)?) {
+    if let Ok(mut game) = Session::new(heaps.clone(), rules.clone(), u.int_in_range(0..=2)?) {
         let mut player = ComputerPlayer::new(Style::Random, u.arbitrary()?);
         for _ in 0..u.int_in_range(0..=8)? {
             let mv = match player.choose(game.heaps(), game.solver()) {

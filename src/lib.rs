@@ -31,25 +31,42 @@ macro_rules! with_fixed_m {
     };
 }
 
-pub mod alloc;
-pub mod batch;
-pub mod error;
-pub mod game;
-pub mod games;
-pub mod heap;
-pub mod interrupt;
-pub mod misere;
-pub mod nimber;
-pub mod outcome;
-pub mod players;
-pub mod position;
-pub mod rules;
-pub mod search;
-pub mod solver;
-pub mod tables;
-pub mod theory;
+// The layers, lowest first: a module uses only those above it here (checked by
+// tests/layers.rs), so no circle runs between them. The bindings (`python`) sit on
+// top.
 
-pub use heap::{code, subtraction};
+// The shared vocabulary: errors, outcomes, values, allocation, Ctrl-C.
+pub mod base;
+
+// Heap rules (Nim, take limits, subtraction sets, take-and-break codes), positions.
+pub mod heap;
+
+// Nimber arithmetic.
+pub mod nimber;
+
+// Searches of positions and state graphs.
+pub mod search;
+
+// Misère play: quotients, genera, values.
+pub mod misere;
+
+// The game of heaps solved: closed forms, the solver, P-position tables.
+pub mod solve;
+
+// Every impartial game on one protocol, sums, the classical families.
+pub mod games;
+
+// A game in progress and the computer players.
+pub mod play;
+
+// Kernels over arrays of positions, and environments for learning.
+pub mod batch;
+
+// The paths tests and benchmarks use.
+pub use base::{alloc, error, interrupt, outcome, value};
+pub use heap::{code, position, rules, subtraction};
+pub use play::{players, session};
+pub use solve::{solver, tables, theory};
 
 #[cfg(feature = "python")]
 mod python;

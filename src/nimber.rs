@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
-use crate::interrupt::{self, Cancel};
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::{self, Cancel};
 
 /// The nim product by Conway's recursion on halves (a Fermat 2-power `F = 2**h`
 /// satisfies `F ⊗ F = F ⊕ F/2`): the reference the tables are built from and checked

@@ -1,11 +1,11 @@
 //! Games, computer players and self-play.
 use nimkit::error::Error;
-use nimkit::game::Game;
 use nimkit::heap::HeapRule;
 use nimkit::outcome::Outcome;
 use nimkit::players::{perfect_move, random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
+use nimkit::session::Session;
 use nimkit::solver::{Solver, DEFAULT_MAX_POSITIONS};
 use nimkit::theory;
 use rand::SeedableRng;
@@ -23,7 +23,7 @@ fn all_rules() -> Vec<Rules> {
 
 #[test]
 fn push_pop_and_the_winner() {
-    let mut game = Game::new(vec![1, 2], Rules::normal(), 0).unwrap();
+    let mut game = Session::new(vec![1, 2], Rules::normal(), 0).unwrap();
     assert_eq!(game.to_move(), 0);
     game.push(Move::new(1, 2)).unwrap();
     assert_eq!((game.to_move(), game.heaps()), (1, &[1, 0][..]));
@@ -34,7 +34,7 @@ fn push_pop_and_the_winner() {
     assert_eq!(game.push(Move::new(0, 1)), Err(Error::GameOver));
     assert_eq!(game.pop(), Some(Move::new(0, 1)));
     assert_eq!(game.winner(), None);
-    let mut misere = Game::new(vec![1], Rules::misere(), 1).unwrap();
+    let mut misere = Session::new(vec![1], Rules::misere(), 1).unwrap();
     misere.push(Move::new(0, 1)).unwrap();
     assert_eq!(
         misere.winner(),
@@ -42,11 +42,11 @@ fn push_pop_and_the_winner() {
         "misère play: the last mover loses"
     );
     assert_eq!(
-        Game::new(vec![1], Rules::normal(), 2),
+        Session::new(vec![1], Rules::normal(), 2),
         Err(Error::NoSuchPlayer(2))
     );
     let limited = Rules::new(false, TakeLimit::limit(2)).unwrap();
-    let mut game = Game::new(vec![5], limited, 0).unwrap();
+    let mut game = Session::new(vec![5], limited, 0).unwrap();
     assert!(matches!(
         game.push(Move::new(0, 3)),
         Err(Error::OverLimit { .. })
@@ -55,7 +55,7 @@ fn push_pop_and_the_winner() {
 
 #[test]
 fn review_finds_every_thrown_win() {
-    let mut game = Game::new(vec![3, 4, 5], Rules::normal(), 0).unwrap();
+    let mut game = Session::new(vec![3, 4, 5], Rules::normal(), 0).unwrap();
     game.push(Move::new(2, 1)).unwrap(); // 3 4 4: player 0 throws the win away
     game.push(Move::new(0, 3)).unwrap(); // 0 4 4: player 1 keeps it
     game.push(Move::new(1, 4)).unwrap(); // 0 0 4
@@ -71,7 +71,7 @@ fn review_finds_every_thrown_win() {
 
 /// Play one game; return the winner.
 fn play(start: &[u64], rules: &Rules, players: &mut [ComputerPlayer; 2]) -> u8 {
-    let mut game = Game::new(start.to_vec(), rules.clone(), 0).unwrap();
+    let mut game = Session::new(start.to_vec(), rules.clone(), 0).unwrap();
     while let Some(mv) = players[game.to_move() as usize].choose(game.heaps(), game.solver()) {
         game.push(mv).unwrap();
     }

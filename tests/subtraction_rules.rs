@@ -10,13 +10,13 @@ use common::{closed_forms_equal_search, positions};
 use ndarray::{Array2, ArrayD, IxDyn};
 use nimkit::batch;
 use nimkit::error::Error;
-use nimkit::game::Game;
 use nimkit::heap::HeapRule;
 use nimkit::outcome::Outcome;
 use nimkit::players::{random_move, simulate, ComputerPlayer, Style};
 use nimkit::position::{Move, Position};
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::{solve_outcomes, BoxSolution};
+use nimkit::session::Session;
 use nimkit::solver::Solver;
 use nimkit::subtraction::{GrundySequence, SubtractionSet};
 use nimkit::theory;
@@ -242,7 +242,7 @@ fn misere_play_of_sets_refuses_boxes_over_the_limit() {
 fn a_game_ends_when_no_heap_can_be_moved() {
     // Take 2 or 3: heaps of 1 stay. Normal play: the player who cannot move loses.
     for misere in [false, true] {
-        let mut game = Game::new(vec![3, 1], set_rules(misere, &[2, 3]), 0).unwrap();
+        let mut game = Session::new(vec![3, 1], set_rules(misere, &[2, 3]), 0).unwrap();
         assert!(!game.is_over());
         game.push(Move::new(0, 2)).unwrap();
         assert!(game.is_over(), "heaps 1 and 1 allow no move");
@@ -289,7 +289,7 @@ fn perfect_players_keep_every_won_start() {
                     assert!(hurried.lengths.iter().all(|&l| l <= u64::from(remoteness)));
                 }
                 // A game played move by move agrees with self-play.
-                let mut game = Game::new(start.clone(), rules.clone(), 0).unwrap();
+                let mut game = Session::new(start.clone(), rules.clone(), 0).unwrap();
                 let mut players = [0, 1].map(|s| ComputerPlayer::new(Style::Fastest, s));
                 while let Some(mv) =
                     players[game.to_move() as usize].choose(game.heaps(), game.solver())

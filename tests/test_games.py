@@ -370,3 +370,44 @@ def test_misere_sums_refuse_at_once_what_they_cannot_search():
 def test_exploring_a_game_counts_its_moves():
     with pytest.raises(ValueError, match=r"more than \d+ moves among them"):
         nk.graph_of(nk.Heaps([10**4]), max_positions=10**6)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        nk.Wythoff(3, 5),
+        nk.MooreNim([1, 2, 4], k=2),
+        nk.StaircaseNim([0, 3, 1, 4]),
+        nk.CoinTurning("ruler", [1, 0, 1]),
+        nk.TurningCorners([[1, 0], [0, 1]]),
+        nk.Heaps([5, 3], nk.Rules(code="0.77")),
+        nk.Heaps([1, 2]) + nk.Wythoff(1, 2),
+    ],
+    ids=repr,
+)
+def test_native_families_pickle_and_repr_from_their_arguments(game):
+    import pickle
+
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game
+    assert hash(again) == hash(game)
+    assert type(again) is type(game)
+    assert eval(repr(game), vars(nk)) == game  # the repr evaluates back
+
+
+def test_a_family_that_keeps_a_python_function_says_it_cannot_pickle():
+    import pickle
+
+    with pytest.raises(TypeError, match="cannot be made again"):
+        pickle.dumps(nk.Impartial(3, lambda n: range(n)))
+
+
+def test_native_game_names_the_families_and_the_arguments():
+    from nimkit import _core
+
+    with pytest.raises(ValueError, match='no native family "chess"; the families are wythoff'):
+        _core.native_game("chess")
+    with pytest.raises(TypeError, match="argument 'k': the argument must be an integer"):
+        _core.native_game("moore", [1], "2")
+    with pytest.raises(TypeError, match="takes 2 arguments, not 3"):
+        _core.native_game("wythoff", 1, 2, 3)

@@ -40,15 +40,15 @@ class Wythoff(ImpartialGame):
     family = "wythoff"
 
     def __init__(self, a: SupportsIndex, b: SupportsIndex) -> None:
-        object.__setattr__(self, "_native", _core.wythoff_game(a, b))
+        object.__setattr__(self, "_native", _core.native_game("wythoff", a, b))
 
     @property
     def heaps(self) -> tuple[int, int]:
         a, b = self._native.numbers()
         return a, b
 
-    def __repr__(self) -> str:
-        return f"Wythoff{self.heaps}"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return self.heaps, {}
 
     def __str__(self) -> str:
         return f"({self.heaps[0]}, {self.heaps[1]})"
@@ -96,14 +96,14 @@ class StaircaseNim(ImpartialGame):
     family = "staircase"
 
     def __init__(self, coins: Iterable[SupportsIndex]) -> None:
-        object.__setattr__(self, "_native", _core.staircase_game(coins))
+        object.__setattr__(self, "_native", _core.native_game("staircase", coins))
 
     @property
     def coins(self) -> tuple[int, ...]:
         return tuple(self._native.numbers())
 
-    def __repr__(self) -> str:
-        return f"StaircaseNim({list(self.coins)})"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (list(self.coins),), {}
 
     def __str__(self) -> str:
         return " ".join(map(str, self.coins))
@@ -144,7 +144,7 @@ class MooreNim(ImpartialGame):
     family = "moore"
 
     def __init__(self, heaps: Iterable[SupportsIndex], k: SupportsIndex) -> None:
-        object.__setattr__(self, "_native", _core.moore_game(heaps, k))
+        object.__setattr__(self, "_native", _core.native_game("moore", heaps, k))
 
     @property
     def heaps(self) -> tuple[int, ...]:
@@ -154,8 +154,8 @@ class MooreNim(ImpartialGame):
     def k(self) -> int:
         return _core.moore_k(self._native)
 
-    def __repr__(self) -> str:
-        return f"MooreNim({list(self.heaps)}, k={self.k})"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (list(self.heaps),), {"k": self.k}
 
     def __str__(self) -> str:
         return " ".join(map(str, self.heaps))

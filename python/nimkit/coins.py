@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 from . import _core
 from .games import ImpartialGame
@@ -52,7 +52,7 @@ class CoinTurning(ImpartialGame):
     def __init__(self, rule: str, coins: Iterable[SupportsIndex]) -> None:
         if not isinstance(rule, str):
             raise TypeError(f"rule must be one of {', '.join(RULES)}, not {rule!r}")
-        object.__setattr__(self, "_native", _core.coins_game(rule, coins))
+        object.__setattr__(self, "_native", _core.native_game("coins", rule, coins))
 
     @property
     def rule(self) -> str:
@@ -74,8 +74,8 @@ class CoinTurning(ImpartialGame):
         moves = self.winning_moves()
         return [_turned(self.coins, m.coins) for m in moves if isinstance(m, CoinTurning)]
 
-    def __repr__(self) -> str:
-        return f"CoinTurning({self.rule!r}, {list(self.coins)})"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.rule, list(self.coins)), {}
 
     def __str__(self) -> str:
         return "".join("H" if c else "T" for c in self.coins)
@@ -116,7 +116,7 @@ class TurningCorners(ImpartialGame):
     family = "corners"
 
     def __init__(self, rows: Iterable[Iterable[SupportsIndex]]) -> None:
-        object.__setattr__(self, "_native", _core.corners_game(list(rows)))
+        object.__setattr__(self, "_native", _core.native_game("corners", list(rows)))
 
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:
@@ -129,8 +129,8 @@ class TurningCorners(ImpartialGame):
         of ``winning_moves``."""
         return _core.corners_winning_rectangles(self._native)
 
-    def __repr__(self) -> str:
-        return f"TurningCorners({[list(r) for r in self.rows]})"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return ([list(r) for r in self.rows],), {}
 
     def __str__(self) -> str:
         return "/".join("".join("H" if c else "T" for c in row) for row in self.rows)

@@ -84,6 +84,20 @@ class ImpartialGame:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments (positional, keywords) that make this game again with its
+        class: each family says them once, for its repr and for pickling."""
+        raise TypeError(f"{type(self).__name__} cannot be made again from arguments (pickled)")
+
+    def __repr__(self) -> str:
+        args, keywords = self._arguments()
+        shown = [*map(repr, args), *(f"{k}={v!r}" for k, v in keywords.items())]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        args, keywords = self._arguments()
+        return _rebuild, (type(self), args, keywords)
+
     def options(self) -> list[ImpartialGame]:
         """Every option: the games one move reaches, as games of the same family."""
         return [ImpartialGame._of(n) for n in self._native.options()]
@@ -252,7 +266,7 @@ class Heaps(ImpartialGame):
     def __init__(
         self, heaps: Position | Iterable[SupportsIndex], rules: Rules | None = None
     ) -> None:
-        native = _core.heaps_game(heaps, rules_or_default(rules))
+        native = _core.native_game("heaps", heaps, rules_or_default(rules))
         object.__setattr__(self, "_native", native)
 
     @property
@@ -267,10 +281,10 @@ class Heaps(ImpartialGame):
     def rules(self) -> Rules:
         return Rules._of(self._native.rules())
 
-    def __repr__(self) -> str:
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         rules = self.rules
         heaps = list(self.heaps)
-        return f"Heaps({heaps})" if rules == Rules() else f"Heaps({heaps}, {rules!r})"
+        return ((heaps,) if rules == Rules() else (heaps, rules)), {}
 
     def __str__(self) -> str:
         return " ".join(map(str, self.heaps)) or "(no heaps)"
@@ -305,6 +319,13 @@ class Heaps(ImpartialGame):
 
 
 T = TypeVar("T")
+
+
+def _rebuild(
+    cls: type[ImpartialGame], args: tuple[Any, ...], keywords: dict[str, Any]
+) -> ImpartialGame:
+    """A game made again from its class and arguments (what pickling stores)."""
+    return cls(*args, **keywords)
 
 
 def _with_bar(progress: bool, ask: Callable[[Any], T]) -> T:
@@ -357,7 +378,7 @@ class Impartial(ImpartialGame):
                 f"a state must be hashable (an int, a tuple, a frozenset, ...), not "
                 f"{type(state).__name__}: {state!r}"
             ) from None
-        object.__setattr__(self, "_native", _core.defined_game(state, options))
+        object.__setattr__(self, "_native", _core.native_game("defined", state, options))
 
     @property
     def state(self) -> Any:
@@ -489,7 +510,7 @@ class Sum(ImpartialGame):
         for part in parts:
             if not isinstance(part, ImpartialGame):
                 raise TypeError(f"a sum adds games, not {type(part).__name__}")
-        native = _core.sum_game([p._native for p in parts])
+        native = _core.native_game("sum", [p._native for p in parts])
         object.__setattr__(self, "_native", native)
 
     @property
@@ -533,8 +554,8 @@ class Sum(ImpartialGame):
             "tuple of the parts' positions the sum reaches."
         )
 
-    def __repr__(self) -> str:
-        return f"Sum({', '.join(map(repr, self.parts))})"
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return self.parts, {}
 
     def __str__(self) -> str:
         return " + ".join(f"({part})" for part in self.parts)

@@ -67,7 +67,8 @@ class GreenHackenbush(ImpartialGame):
             raise ValueError("give at least one ground node: nothing stands without one")
         number = {n: i for i, n in enumerate(nodes)}
         pairs = np.array([(number[u], number[v]) for u, v in ends], dtype=np.uint64)
-        native = _core.hackenbush_game(
+        native = _core.native_game(
+            "hackenbush",
             len(nodes),
             pairs.reshape(-1, 2),
             [number[g] for g in grounded],

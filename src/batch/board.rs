@@ -6,13 +6,13 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::rules::Rules;
 use crate::heap::{limit, HeapMove};
-use crate::outcome::Outcome;
-use crate::rules::Rules;
-use crate::solver::Solver;
-use crate::theory;
+use crate::solve::solver::Solver;
+use crate::solve::theory;
 
 /// The most actions a board may number: every position's labels are this many bytes.
 pub const MAX_ACTIONS: usize = 1 << 16;
@@ -56,6 +56,8 @@ pub enum BoardError {
         wanted: usize,
     },
 }
+
+impl FamilyError for BoardError {}
 
 /// How a board tells P-positions: the heaps' Grundy values where the rules have a
 /// closed form, else a search of the box the bounds span.
@@ -438,7 +440,7 @@ impl Board {
         let m = self.heaps();
         let mut rows = alloc::with_capacity(count as usize * m)?;
         let mut index = vec![0usize; m];
-        let mut poll = crate::interrupt::Poll::default();
+        let mut poll = crate::base::interrupt::Poll::default();
         for _ in 0..count {
             poll.tick()?;
             rows.extend(index.iter().zip(&sizes).map(|(&k, s)| s[k]));

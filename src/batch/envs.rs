@@ -7,8 +7,8 @@ use rayon::prelude::*;
 use std::sync::Arc;
 
 use super::board::{Applied, Board, BoardError, Policy};
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, FamilyError, Result};
 
 /// Where each game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,8 @@ pub enum StartError {
     )]
     NoMove,
 }
+
+impl FamilyError for StartError {}
 
 impl Start {
     /// The largest size of each heap.

@@ -1,8 +1,8 @@
 //! How the kernels compute Grundy values: one strategy per kind of take limit, each
 //! monomorphised, so that plain Nim pays for no remainder at all.
 use super::ints::{HeapInt, UInt};
+use crate::heap::rules::Rules;
 use crate::heap::HeapRule;
-use crate::rules::Rules;
 
 /// Per-heap Grundy values, and the summary of a block of positions of `M` heaps:
 /// the XOR and the OR of their Grundy values (the OR exceeds 1 exactly when some

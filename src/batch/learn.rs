@@ -6,8 +6,8 @@
 use rayon::prelude::*;
 
 use super::board::{Board, BoardError};
-use crate::error::Result;
-use crate::interrupt;
+use crate::base::error::Result;
+use crate::base::interrupt;
 
 /// Positions per parallel task.
 const ROWS: usize = 1 << 10;
@@ -56,7 +56,7 @@ pub fn labels_of_board_rows(
     expect("p", p.len(), n)?;
     for piece in pieces(n) {
         if interrupt::requested() {
-            return Err(crate::error::Error::Interrupted);
+            return Err(crate::base::error::Error::Interrupted);
         }
         rows[piece.start * m..piece.end * m]
             .par_chunks(ROWS * m)
@@ -140,7 +140,7 @@ pub fn rank(
     expect("out", out.len(), n)?;
     for piece in pieces(n) {
         if interrupt::requested() {
-            return Err(crate::error::Error::Interrupted);
+            return Err(crate::base::error::Error::Interrupted);
         }
         rows[piece.start * m..piece.end * m]
             .par_chunks(ROWS * m)

@@ -21,13 +21,13 @@ use smallvec::SmallVec;
 use self::grundy::{fold, Grundy, NoLimit, PerHeap, Uniform};
 pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
 use self::layout::{for_blocks, map_positions, with_row, CHUNK};
-use crate::code::Scan;
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::code::Scan;
+use crate::heap::rules::Rules;
 use crate::heap::{limit, HeapRule};
-use crate::outcome::Outcome;
-use crate::rules::Rules;
-use crate::solver::Solver;
-use crate::theory;
+use crate::solve::solver::Solver;
+use crate::solve::theory;
 
 /// XOR of the Grundy values of every position.
 pub fn nim_sum<T: HeapInt>(

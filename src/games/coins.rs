@@ -14,9 +14,31 @@
 //! with the values the XOR of a set of at most k earlier coins takes kept as bit sets.
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+
+/// Why a coin-turning game cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum CoinsError {
+    #[error(
+        "no coin-turning rule {0:?}: the rules are turning_turtles, twins, mock_turtles, \
+         ruler, moebius and mogul"
+    )]
+    UnknownRule(String),
+    #[error(
+        "the single-coin values up to coin {coin} need bit sets of {values} values, more \
+         than max_positions = {limit}: raise max_positions (each set takes values / 8 \
+         bytes)"
+    )]
+    ValuesTooLarge {
+        coin: usize,
+        values: u64,
+        limit: u64,
+    },
+}
+
+impl FamilyError for CoinsError {}
 
 /// Which sets of coins a move turns, with its rightmost coin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,7 +66,7 @@ impl Rule {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|&(_, rule)| rule)
-            .ok_or_else(|| Error::UnknownCoinRule(name.to_owned()))
+            .ok_or_else(|| CoinsError::UnknownRule(name.to_owned()).into())
     }
 
     /// The value of a single head on each of coins `0..n`; for the rules valued by
@@ -152,20 +174,21 @@ fn values_by_mex(least: u32, most: u32, n: usize, limit: u64) -> Result<Vec<u64>
     let mut poll = Poll::default();
     // reach[j]: the XORs of exactly j distinct earlier coins' values (j = 0: just 0).
     let mut reach: Vec<Vec<u64>> = (0..most).map(|j| vec![u64::from(j == 0)]).collect();
-    let mut values = crate::alloc::with_capacity(n)?;
+    let mut values = crate::base::alloc::with_capacity(n)?;
     for coin in 0..n {
         let g = mex(&reach[(least - 1) as usize..]);
         let words = reach[0].len();
         if g >= 64 * words as u64 {
             if 128 * words as u64 > limit.max(64) {
-                return Err(Error::CoinValuesTooLarge {
+                return Err(CoinsError::ValuesTooLarge {
                     coin,
                     values: 128 * words as u64,
                     limit,
-                });
+                }
+                .into());
             }
             for set in &mut reach {
-                crate::alloc::grow_by(set, words)?;
+                crate::base::alloc::grow_by(set, words)?;
                 set.resize(2 * words, 0);
             }
         }

@@ -7,9 +7,22 @@
 //! `x`, so coin `(x, y)` is worth `x ⊗ y`, and a board the XOR of its heads'.
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
-use crate::error::{Error, Result};
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::outcome::Outcome;
 use crate::nimber::multiply;
-use crate::outcome::Outcome;
+
+/// Why misère Turning Corners refuses a search.
+#[derive(Debug, thiserror::Error)]
+pub enum CornersError {
+    #[error(
+        "misère Turning Corners has no theorem and is searched over the boards its moves \
+         reach, at least {positions} from here, more than max_positions = {limit} (raise \
+         max_positions to allow more; normal play has the Tartan theorem)"
+    )]
+    SearchTooLarge { positions: u128, limit: u64 },
+}
+
+impl FamilyError for CornersError {}
 
 /// A board of coins, row by row; `true` is heads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -125,10 +138,11 @@ impl Game for Corners {
     fn misere(&self, p: &Board, limits: &Limits) -> Result<Option<Outcome>> {
         let floor = p.search_floor();
         if floor > u128::from(limits.max_positions) {
-            return Err(Error::CornersSearchTooLarge {
+            return Err(CornersError::SearchTooLarge {
                 positions: floor,
                 limit: limits.max_positions,
-            });
+            }
+            .into());
         }
         Ok(None)
     }

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::{Game, Memo};
-use crate::error::Result;
+use crate::base::error::Result;
 
 /// Appends the options of a state to a vector, as state numbers.
 pub type Options = dyn Fn(u64, &mut Vec<u64>) -> Result<()> + Send + Sync;

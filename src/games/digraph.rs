@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use super::defined::Tag;
 use super::{Game, Limits, Memo, Value};
-use crate::error::Result;
-use crate::outcome::Outcome;
+use crate::base::error::Result;
+use crate::base::outcome::Outcome;
 use crate::search::graph::{self, Graph};
 
 /// A directed graph whose nodes are positions.

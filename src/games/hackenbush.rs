@@ -15,10 +15,19 @@ use std::hash::Hasher;
 use super::defined::Tag;
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
+use crate::base::alloc;
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+
+/// Why a Hackenbush graph cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum HackenbushError {
+    #[error("an edge or the ground names node {node}, but the graph has {nodes} nodes")]
+    NoSuchNode { node: u32, nodes: usize },
+}
+
+impl FamilyError for HackenbushError {}
 
 /// A graph with its ground; a position is the edges still standing (sorted numbers
 /// into `edges`).
@@ -38,10 +47,10 @@ impl Hackenbush {
     pub fn new(nodes: usize, edges: Vec<(u32, u32)>, ground: &[u32]) -> Result<Self> {
         let bad = |node: u32| (node as usize >= nodes).then_some(node);
         if let Some(node) = edges.iter().find_map(|&(u, v)| bad(u).or(bad(v))) {
-            return Err(Error::NoSuchNode { node, nodes });
+            return Err(HackenbushError::NoSuchNode { node, nodes }.into());
         }
         if let Some(node) = ground.iter().find_map(|&g| bad(g)) {
-            return Err(Error::NoSuchNode { node, nodes });
+            return Err(HackenbushError::NoSuchNode { node, nodes }.into());
         }
         let mut on_ground = alloc::filled(nodes, false)?;
         for &g in ground {

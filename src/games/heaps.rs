@@ -6,11 +6,11 @@
 use std::hash::{Hash, Hasher};
 
 use super::{Game, Limits, Memo, Value};
-use crate::error::{Error, Result};
-use crate::outcome::Outcome;
-use crate::position::{apply, Position};
-use crate::rules::Rules;
-use crate::{solver, theory};
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::position::{apply, Position};
+use crate::heap::rules::Rules;
+use crate::solve::{solver, theory};
 
 /// The most options of one position a game lists (every move of the position).
 pub const MAX_OPTIONS: u128 = 10_000_000;

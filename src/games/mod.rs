@@ -29,30 +29,10 @@ use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::error::Result;
-use crate::outcome::Outcome;
+use crate::base::error::Result;
+use crate::base::outcome::Outcome;
+pub use crate::base::value::Value;
 use crate::search::graph::{self, Explored, Graph};
-
-/// Smith's generalised Sprague–Grundy value: a finite Grundy value, or ∞ with the set
-/// K of finite values among the options (sorted).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Value {
-    Finite(u64),
-    Infinite(Vec<u64>),
-}
-
-impl Value {
-    /// The normal-play outcome the value gives: P for 0; N for another finite value
-    /// or ∞ with 0 in K (a move to a P-position); else a draw.
-    pub fn outcome(&self) -> Outcome {
-        match self {
-            Value::Finite(0) => Outcome::P,
-            Value::Finite(_) => Outcome::N,
-            Value::Infinite(k) if k.contains(&0) => Outcome::N,
-            Value::Infinite(_) => Outcome::D,
-        }
-    }
-}
 
 /// How far a question may search.
 #[derive(Clone, Copy)]

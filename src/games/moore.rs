@@ -13,9 +13,27 @@ use std::collections::HashMap;
 
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo};
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+
+/// Why Moore's Nim cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum MooreError {
+    #[error("k must be at least 1: a move of Moore's Nim takes from 1 to k heaps")]
+    K,
+    #[error(
+        "finding every winning move of Moore's Nim means trying the sets of up to {most} \
+         of {among} heaps, more than {limit}; the outcome comes from Moore's theorem at once"
+    )]
+    TooManySets {
+        among: usize,
+        most: u64,
+        limit: u128,
+    },
+}
+
+impl FamilyError for MooreError {}
 
 /// Moore's Nim_k; a position is the heaps.
 #[derive(Debug)]
@@ -28,7 +46,7 @@ impl Moore {
     /// The game where a move takes from 1 to `k` heaps (`k` at least 1).
     pub fn new(k: u64) -> Result<Self> {
         if k == 0 {
-            return Err(Error::MooreK);
+            return Err(MooreError::K.into());
         }
         Ok(Moore {
             k,
@@ -140,11 +158,12 @@ fn subsets(n: usize, most: u64) -> Result<Vec<Vec<usize>>> {
         choose = choose.saturating_mul(n as u128 - j) / (j + 1);
     }
     if count > MAX_OPTIONS {
-        return Err(Error::MooreTooManySets {
+        return Err(MooreError::TooManySets {
             among: n,
             most,
             limit: MAX_OPTIONS,
-        });
+        }
+        .into());
     }
     let mut all = vec![Vec::new()];
     for i in 0..n {

@@ -8,8 +8,20 @@
 //! way: adding coins is undone by taking them. Misère play is searched.
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
-use crate::error::{Error, Result};
-use crate::outcome::Outcome;
+use crate::base::error::{Error, FamilyError, Result};
+use crate::base::outcome::Outcome;
+
+/// Why a staircase cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum StaircaseError {
+    #[error(
+        "the staircase holds {total} coins, more than 2**64 - 1 (coins move between steps, \
+         so each step must be able to hold them all)"
+    )]
+    TooManyCoins { total: u128 },
+}
+
+impl FamilyError for StaircaseError {}
 
 /// Staircase Nim; a position is the coins on each step, step 0 first.
 #[derive(Debug, Default)]
@@ -23,7 +35,7 @@ impl Staircase {
     pub fn check(coins: &[u64]) -> Result<()> {
         let total: u128 = coins.iter().map(|&c| u128::from(c)).sum();
         if total > u128::from(u64::MAX) {
-            return Err(Error::TooManyCoins { total });
+            return Err(StaircaseError::TooManyCoins { total }.into());
         }
         Ok(())
     }

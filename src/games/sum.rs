@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use super::heaps::HeapsGame;
 use super::{At, Game, GameRef, Limits, Memo, Value};
-use crate::error::{Error, Result};
-use crate::outcome::Outcome;
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
 use crate::search::graph::{self, Product};
 
 /// One part of a sum, compared and hashed as the game it is.

@@ -14,10 +14,10 @@ use num_bigint::BigUint;
 
 use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
 
 /// Wythoff's game; a position is the two heaps.
 #[derive(Debug, Default)]

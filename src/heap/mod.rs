@@ -12,6 +12,8 @@ pub mod code;
 pub mod limit;
 pub mod nim;
 pub mod periodic;
+pub mod position;
+pub mod rules;
 pub mod sparse;
 pub mod store;
 pub mod subtraction;
@@ -19,7 +21,7 @@ pub mod width;
 
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use code::{Scan, TakeAndBreak};
 use subtraction::GrundySequence;
 

@@ -16,9 +16,9 @@ use std::ptr::NonNull;
 use memmap2::MmapMut;
 
 use super::width::{Value, Width};
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 
 /// The values of heaps `0..len` at `width` and room for `capacity`, read and written
 /// through `ptr` alone (so that a `Prefix` read by another thread is never covered by

@@ -5,8 +5,8 @@
 //! consecutive values repeats, everything after repeats too.
 use std::collections::HashMap;
 
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
 
 /// The largest subtraction set accepted (its Grundy values stay below this too).
 pub const MAX_SET_SIZE: usize = 4096;

@@ -8,11 +8,11 @@
 //! with 1, and to 0).
 use std::sync::Arc;
 
-use crate::alloc;
-use crate::code::TakeAndBreak;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::heap::code::TakeAndBreak;
+use crate::heap::rules::{Rules, TakeLimit};
 use crate::heap::HeapRule;
-use crate::rules::{Rules, TakeLimit};
 use crate::search::MultisetSolution;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

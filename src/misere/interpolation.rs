@@ -15,9 +15,9 @@
 //! option of `n + H` too) or `G + H'` (then `n + H'` is one); with `H` empty, (1).
 use super::bits::Bits;
 use super::monoid::Monoid;
-use crate::alloc;
-use crate::error::Result;
-use crate::interrupt::Poll;
+use crate::base::alloc;
+use crate::base::error::Result;
+use crate::base::interrupt::Poll;
 
 /// What the check needs of a presentation right for its heaps.
 pub struct Interpolation {

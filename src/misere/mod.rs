@@ -16,8 +16,8 @@ pub use solver::QuotientSolver;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::code::TakeAndBreak;
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::heap::code::TakeAndBreak;
 
 /// The heaps a quotient computed for a search that is too large goes up to (it
 /// stops earlier once proven periodic).

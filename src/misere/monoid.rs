@@ -3,9 +3,9 @@
 //! fastest form); the candidates the solver tries are direct products of such
 //! monoids, kept as their factors (`Product`), which can be much larger: only their
 //! reduction gets a table.
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 
 /// The most elements of a monoid with a table (it has this many squared entries, 4
 /// GiB at the most; the memory is reserved fallibly).

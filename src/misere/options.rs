@@ -2,8 +2,8 @@
 //! computation (every change of presentation reads them all again). A heap of `n`
 //! has about `n / 2` splits into two heaps and `n^2 / 12` into three, so each heap's
 //! are one flat list, its memory reserved fallibly.
-use crate::alloc;
-use crate::error::Result;
+use crate::base::alloc;
+use crate::base::error::Result;
 use crate::heap::code::TakeAndBreak;
 
 /// One heap's options: each a length, then that many heap sizes (none: the move

@@ -1,10 +1,10 @@
 //! A computed misère quotient and what it answers: the outcome of any position of
 //! the heaps it covers (every heap once the heap-to-element map is proven periodic).
 use super::monoid::Monoid;
-use crate::code::{Scan, TakeAndBreak};
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::heap::code::{Scan, TakeAndBreak};
+use crate::heap::position::Move;
 use crate::heap::{periodic, HeapMove};
-use crate::position::Move;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MisereQuotient {

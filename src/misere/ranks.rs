@@ -10,10 +10,10 @@
 //! then hold every position those heaps reach. Sorted by weight, largest first, and
 //! ordered lexicographically (a prefix before its extensions), they are numbered by
 //! their rank, which the counts of multisets of bounded weight give part by part.
-use crate::alloc;
-use crate::code::TakeAndBreak;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::heap::code::TakeAndBreak;
 
 /// The multisets searched: parts are indices into `weights`, kept largest first.
 pub struct Space {

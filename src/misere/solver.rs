@@ -21,10 +21,10 @@ use super::monoid::{product_size, reduced, Monoid, Multiply, Product, MAX_PRODUC
 use super::options::HeapOptions;
 use super::quotient::MisereQuotient;
 use super::walk::{walk_order, Least, Marker, NChecker, Walk, Word};
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 use crate::heap::code::TakeAndBreak;
 use crate::heap::periodic::{period_search, PeriodSearch};
-use crate::interrupt::Poll;
 
 /// The most states a check of one presentation may meet.
 pub const MAX_CHECK_STATES: usize = 1 << 22;

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use super::genus;
 use super::ranks::{too_large, Space, Summary, Walk};
-use crate::alloc;
-use crate::code::TakeAndBreak;
-use crate::error::Result;
-use crate::interrupt::Poll;
+use crate::base::alloc;
+use crate::base::error::Result;
+use crate::base::interrupt::Poll;
+use crate::heap::code::TakeAndBreak;
 
 /// Positions searched by default: a GiB of values at most (a byte each while every
 /// value is below 256). Kayles to heap 99 needs p(100), about 1.9 * 10**8.

@@ -16,8 +16,8 @@ use std::ops::ControlFlow;
 
 use super::bits::Bits;
 use super::monoid::Multiply;
-use crate::error::Result;
-use crate::interrupt::Poll;
+use crate::base::error::Result;
+use crate::base::interrupt::Poll;
 
 /// A word: how many of each heap (heap, count), counts positive.
 pub type Word = Vec<(usize, u32)>;
@@ -126,8 +126,8 @@ impl Marker {
     /// Its memory follows the candidate's size: reserved fallibly.
     pub fn new(size: usize) -> Result<Self> {
         Ok(Marker {
-            p: crate::alloc::filled(size, false)?,
-            marked: crate::alloc::filled(size, false)?,
+            p: crate::base::alloc::filled(size, false)?,
+            marked: crate::base::alloc::filled(size, false)?,
             p_bits: Bits::new(size),
         })
     }

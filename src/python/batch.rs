@@ -26,7 +26,7 @@ fn positions_shape(heaps: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     }
     match array.shape().split_last() {
         Some((_, lead)) => Ok(lead.to_vec()),
-        None => Err(crate::error::Error::NoHeapAxis.into()),
+        None => Err(crate::base::error::Error::NoHeapAxis.into()),
     }
 }
 

@@ -1,38 +1,21 @@
-//! The classical families for Python: their constructors and tables.
-use std::sync::Arc;
-
+//! The classical families' own questions for Python (their constructors are in
+//! `families.rs`): getters, tables, winning moves by theorem.
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyReadonlyArray2};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::IntoPyArray;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use super::convert::{self, UInt};
+use super::convert::UInt;
 use super::games::PyNativeGame;
 use super::progress;
-use crate::error::Error;
+use crate::base::error::Error;
 use crate::games::coins::{Coins, Rule, RULES};
-use crate::games::corners::{Board, Corners};
+use crate::games::corners::Corners;
 use crate::games::hackenbush::Hackenbush;
 use crate::games::moore::Moore;
-use crate::games::staircase::Staircase;
-use crate::games::wythoff::{self, Wythoff};
+use crate::games::wythoff;
 use crate::games::{At, Game};
-use crate::solver::DEFAULT_MAX_POSITIONS;
-
-/// Wythoff's game at heaps `a` and `b`.
-#[pyfunction]
-pub fn wythoff_game(a: UInt, b: UInt) -> PyNativeGame {
-    PyNativeGame(Arc::new(At::new(Arc::new(Wythoff::default()), (a.0, b.0))))
-}
-
-/// Staircase Nim with `coins` on the steps, step 0 (the floor) first.
-#[pyfunction]
-pub fn staircase_game(coins: &Bound<'_, PyAny>) -> PyResult<PyNativeGame> {
-    let coins = convert::uints(coins, "coins", "step")?;
-    Staircase::check(&coins)?;
-    let game = At::new(Arc::new(Staircase::default()), coins);
-    Ok(PyNativeGame(Arc::new(game)))
-}
+use crate::solve::solver::DEFAULT_MAX_POSITIONS;
 
 /// The `k`-th P-position of Wythoff's game, `(⌊kφ⌋, ⌊kφ⌋ + k)`.
 #[pyfunction]
@@ -68,7 +51,7 @@ fn array<T: numpy::Element>(py: Python<'_>, n: usize, values: Vec<T>) -> Py<PyAn
 
 /// The values as a narrower type (each fits), in fallibly allocated memory.
 fn narrow<T: TryFrom<u32>>(table: &[u32]) -> Result<Vec<T>, Error> {
-    let mut out = crate::alloc::with_capacity(table.len())?;
+    let mut out = crate::base::alloc::with_capacity(table.len())?;
     out.extend(table.iter().map(|&v| T::try_from(v).ok().expect("fits")));
     Ok(out)
 }
@@ -81,30 +64,10 @@ fn family<'a, G: Game>(game: &'a PyNativeGame, what: &str) -> PyResult<&'a At<G>
         .ok_or_else(|| PyTypeError::new_err(format!("a {} game has no {what}", game.0.family())))
 }
 
-/// Moore's Nim_k at `heaps`.
-#[pyfunction]
-pub fn moore_game(heaps: &Bound<'_, PyAny>, k: UInt) -> PyResult<PyNativeGame> {
-    let heaps = convert::heaps(heaps)?;
-    let game = At::new(Arc::new(Moore::new(k.0)?), heaps);
-    Ok(PyNativeGame(Arc::new(game)))
-}
-
 /// The k of a Moore's Nim game.
 #[pyfunction]
 pub fn moore_k(game: PyRef<'_, PyNativeGame>) -> PyResult<u64> {
     Ok(family::<Moore>(&game, "k")?.game.k())
-}
-
-/// The coin-turning game of rule `rule` (a name in `RULES`) on `coins` (1 for heads).
-#[pyfunction]
-pub fn coins_game(rule: &str, coins: &Bound<'_, PyAny>) -> PyResult<PyNativeGame> {
-    let rule = Rule::named(rule)?;
-    let row = convert::uints(coins, "coins", "coin")?;
-    let row = bits(&row)?;
-    Ok(PyNativeGame(Arc::new(At::new(
-        Arc::new(Coins::new(rule)),
-        row,
-    ))))
 }
 
 /// The rule's name of a coin-turning game.
@@ -130,74 +93,6 @@ pub fn coin_values(
 ) -> PyResult<Vec<u64>> {
     let rule = Rule::named(rule)?;
     Ok(py.detach(|| rule.values(n.0, max_positions.0))?)
-}
-
-/// Turning Corners on `rows` (lists of 0s and 1s, 1 for heads, of one length).
-#[pyfunction]
-pub fn corners_game(rows: Vec<Bound<'_, PyAny>>) -> PyResult<PyNativeGame> {
-    let mut cols = None;
-    let mut cells = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        let row = bits(&convert::uints(row, "row", "coin")?)?;
-        if *cols.get_or_insert(row.len()) != row.len() {
-            return Err(PyValueError::new_err(format!(
-                "row {i} has {} coins, row 0 has {}: a board's rows are of one length",
-                row.len(),
-                cols.unwrap_or(0)
-            )));
-        }
-        cells.extend(row);
-    }
-    let board = Board {
-        cols: cols.unwrap_or(0),
-        cells,
-    };
-    Ok(PyNativeGame(Arc::new(At::new(
-        Arc::new(Corners::default()),
-        board,
-    ))))
-}
-
-/// Coins as booleans: 1 is heads, 0 tails, anything else refused.
-fn bits(row: &[u64]) -> PyResult<Vec<bool>> {
-    row.iter()
-        .map(|&c| match c {
-            0 | 1 => Ok(c == 1),
-            _ => Err(PyValueError::new_err(format!(
-                "a coin is 1 (heads) or 0 (tails), not {c}"
-            ))),
-        })
-        .collect()
-}
-
-/// Green Hackenbush on a graph of `nodes` nodes and `edges` (`(u, v)` rows), the
-/// nodes of `ground` on the ground; `names` (the edges as the caller names them) is
-/// kept with the graph.
-#[pyfunction]
-pub fn hackenbush_game(
-    py: Python<'_>,
-    nodes: UInt<usize>,
-    edges: PyReadonlyArray2<'_, u64>,
-    ground: Vec<UInt<u32>>,
-    names: Py<PyAny>,
-) -> PyResult<PyNativeGame> {
-    let edges = edges.as_array();
-    if edges.ncols() != 2 {
-        return Err(PyValueError::new_err("edges are pairs (u, v)"));
-    }
-    let mut pairs = crate::alloc::with_capacity(edges.nrows())?;
-    for row in edges.rows() {
-        let node = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-        pairs.push((node(row[0]), node(row[1])));
-    }
-    let ground: Vec<u32> = ground.iter().map(|g| g.0).collect();
-    let (game, start) = py.detach(|| {
-        let game = Hackenbush::new(nodes.0, pairs, &ground)?;
-        let start = game.start()?;
-        Ok::<_, Error>((game, start))
-    })?;
-    let game = game.tagged(Arc::new(names));
-    Ok(PyNativeGame(Arc::new(At::new(Arc::new(game), start))))
 }
 
 /// The edge names kept with a Green Hackenbush game's graph.

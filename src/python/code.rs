@@ -9,10 +9,10 @@ use std::sync::Arc;
 use super::convert::{self, UInt};
 use super::progress;
 use super::quotient::PyMisereQuotient;
-use crate::code::{Method, TakeAndBreak};
+use crate::heap::code::{Method, TakeAndBreak};
 use crate::misere::monoid::MAX_PRODUCT;
 use crate::misere::{genus, values};
-use crate::solver::DEFAULT_MAX_POSITIONS;
+use crate::solve::solver::DEFAULT_MAX_POSITIONS;
 use pyo3::types::{PyDict, PyTuple};
 
 /// What `sparse_space` returns: the mask, whether heap parity joins it, the rare heaps.
@@ -537,7 +537,7 @@ pub fn octal_classes(
     digits: UInt<usize>,
     heaps: UInt<usize>,
 ) -> PyResult<Vec<Class>> {
-    let classes = py.detach(|| crate::code::octal_equivalences(digits.0, heaps.0))?;
+    let classes = py.detach(|| crate::heap::code::octal_equivalences(digits.0, heaps.0))?;
     Ok(classes
         .into_iter()
         .map(|class| (class.representative, class.members, class.period))

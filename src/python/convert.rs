@@ -1,16 +1,13 @@
-//! Python values to core values, with errors that name the offending value.
+//! Python values to core values, with errors that name the offending value: the
+//! integers every binding takes. A native class converts itself (its `FromPyObject`
+//! in its own file), so this file uses none of them.
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use std::sync::Arc;
 
-use pyo3::types::{PyBool, PyBytes, PyInt, PyMapping, PyString, PyTuple};
-use pyo3::IntoPyObjectExt;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyBytes, PyMapping, PyString};
 
-use super::code::PyTakeAndBreak;
-use super::position::PyPosition;
-use super::subtraction::PySubtractionGame;
-use crate::heap::HeapRule;
-use crate::rules::{Rules, TakeLimit};
+use crate::base::outcome::Outcome;
 
 /// A non-negative integer up to 2**64 - 1: ints and anything with `__index__`
 /// (numpy integers), but never bool, float or str, and never a silent cast.
@@ -80,7 +77,7 @@ pub fn uints(obj: &Bound<'_, PyAny>, what: &str, item: &str) -> PyResult<Vec<u64
         .collect()
 }
 
-fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+pub fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let refuse = || {
         PyTypeError::new_err(format!(
             "{what} must be an iterable of integers, not {}",
@@ -99,76 +96,25 @@ fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Py
     obj.try_iter().map_err(|_| refuse())?.collect()
 }
 
+/// A position's heap sizes as an argument: a `Position` as it is, anything else
+/// under `uints`' rules (its `FromPyObject` is `Position`'s, in `position.rs`).
+pub struct Heaps(pub Vec<u64>);
+
 /// The heap sizes of a position: a `Position` as it is, else validated.
 pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
-    if let Ok(position) = obj.cast::<PyPosition>() {
-        return Ok(position.get().heaps().to_vec());
-    }
-    uints(obj, "heaps", "heap")
+    Ok(obj.extract::<Heaps>()?.0)
 }
 
-/// The rule of one heap: None (no limit), an integer limit, a SubtractionGame or a
-/// TakeAndBreak.
-fn heap_rule(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<HeapRule> {
-    if obj.is_none() {
-        return Ok(HeapRule::Nim);
-    }
-    if let Ok(game) = obj.cast::<PySubtractionGame>() {
-        return Ok(HeapRule::Set(game.get().sequence()));
-    }
-    if let Ok(code) = obj.cast::<PyTakeAndBreak>() {
-        return Ok(HeapRule::Code(code.get().rule()));
-    }
-    uint(obj, what).map(HeapRule::Limit)
-}
-
-/// The take rule as nimkit.Rules passes it: None (no limit), one integer limit or one
-/// SubtractionGame or TakeAndBreak for every heap, or a sequence with one of those
-/// (or None) per heap.
-pub fn take_limit(obj: &Bound<'_, PyAny>) -> PyResult<TakeLimit> {
-    let single = obj.is_none()
-        || obj.cast::<PySubtractionGame>().is_ok()
-        || obj.cast::<PyTakeAndBreak>().is_ok()
-        || obj.is_instance_of::<PyInt>()
-        || obj.hasattr("__index__")?;
-    if single {
-        return heap_rule(obj, "max_take").map(TakeLimit::Uniform);
-    }
-    let takes = items(obj, "max_take").map_err(|_| {
-        PyTypeError::new_err(format!(
-            "max_take must be None, an integer >= 1, or one integer or None per heap, not {}",
-            obj.get_type()
-                .name()
-                .map_or_else(|_| "?".into(), |n| n.to_string())
-        ))
+/// `nimkit.Outcome.P` or `.N` (the enum lives in Python, for its display).
+pub fn py_outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>> {
+    static OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let enum_type = OUTCOME.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("nimkit.position")?.getattr("Outcome")?.unbind())
     })?;
-    takes
-        .iter()
-        .enumerate()
-        .map(|(i, take)| heap_rule(take, &format!("max_take for heap {i}")))
-        .collect::<PyResult<_>>()
-        .map(TakeLimit::PerHeap)
-}
-
-/// Validated rules from the two arguments every Python entry point takes.
-pub fn rules(misere: bool, max_take: &Bound<'_, PyAny>) -> PyResult<Rules> {
-    Ok(Rules::new(misere, take_limit(max_take)?)?)
-}
-
-/// A take rule as Python sees it: None, an int, a SubtractionGame, a TakeAndBreak, or
-/// a tuple of those.
-pub fn take_limit_to_py<'py>(py: Python<'py>, limit: &TakeLimit) -> PyResult<Bound<'py, PyAny>> {
-    let heap = |rule: &HeapRule| match rule {
-        HeapRule::Nim => Ok(py.None().into_bound(py)),
-        HeapRule::Limit(k) => k.into_bound_py_any(py),
-        HeapRule::Set(set) => PySubtractionGame::from(Arc::clone(set)).into_bound_py_any(py),
-        HeapRule::Code(code) => PyTakeAndBreak::from(Arc::clone(code)).into_bound_py_any(py),
+    let name = match outcome {
+        Outcome::P => "P",
+        Outcome::N => "N",
+        Outcome::D => "D",
     };
-    match limit {
-        TakeLimit::Uniform(rule) => heap(rule),
-        TakeLimit::PerHeap(rules) => {
-            let items = rules.iter().map(heap).collect::<PyResult<Vec<_>>>()?;
-            Ok(PyTuple::new(py, items)?.into_any())
-        }
-    }
+    enum_type.bind(py).getattr(name)
 }

@@ -5,7 +5,7 @@ use pyo3::exceptions::{
 };
 use pyo3::PyErr;
 
-use crate::error::Error;
+use crate::base::error::Error;
 
 create_exception!(
     nimkit,
@@ -38,7 +38,7 @@ impl From<Error> for PyErr {
     }
 }
 
-/// Whether the user pressed Ctrl-C, for the core's long loops (`crate::interrupt`).
+/// Whether the user pressed Ctrl-C, for the core's long loops (`crate::base::interrupt`).
 /// They run without the GIL; it is taken for the check, which runs Python's signal
 /// handlers (their KeyboardInterrupt is replaced by the core's `Interrupted`).
 pub fn interrupted() -> bool {

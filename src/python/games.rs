@@ -10,17 +10,17 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 
-use super::convert::{self, UInt};
-use super::position::py_outcome;
+use super::convert::py_outcome;
+use super::convert::UInt;
 use super::rules::PyRules;
-use crate::error::{Error, Foreign};
+use crate::base::error::{Error, Foreign};
 use crate::games::defined::{Defined, Tag};
 use crate::games::digraph::Digraph;
 use crate::games::heaps::HeapsGame;
 use crate::games::sum::SumGame;
 use crate::games::{At, GameRef, Limits, Value};
 use crate::search::graph::Graph;
-use crate::solver::DEFAULT_MAX_POSITIONS;
+use crate::solve::solver::DEFAULT_MAX_POSITIONS;
 
 /// A game of any family, as the core holds it (``nimkit.ImpartialGame`` and its
 /// subclasses wrap one).
@@ -36,7 +36,7 @@ fn ask<T: Send>(
     game: &GameRef,
     max_positions: u64,
     progress: Option<&Bound<'_, PyAny>>,
-    question: impl Send + FnOnce(&Limits) -> crate::error::Result<T>,
+    question: impl Send + FnOnce(&Limits) -> crate::base::error::Result<T>,
 ) -> PyResult<T> {
     let bar = progress.map(|bar| bar.clone().unbind());
     let report = |found: usize| {
@@ -265,24 +265,6 @@ impl PyNativeGame {
     }
 }
 
-/// Heaps under rules of normal play (the ending is the question's).
-#[pyfunction]
-pub fn heaps_game(heaps: &Bound<'_, PyAny>, rules: &Bound<'_, PyRules>) -> PyResult<PyNativeGame> {
-    let heaps = convert::heaps(heaps)?;
-    let rules = rules.get().rules().clone();
-    rules.check_position(&heaps)?;
-    let game = HeapsGame::new(rules)?;
-    Ok(PyNativeGame(Arc::new(At::new(Arc::new(game), heaps))))
-}
-
-/// The sum of games.
-#[pyfunction]
-pub fn sum_game(parts: Vec<PyRef<'_, PyNativeGame>>) -> PyNativeGame {
-    PyNativeGame(Arc::new(SumGame::of(
-        parts.iter().map(|p| Arc::clone(&p.0)),
-    )))
-}
-
 /// The Python states of a defined game, numbered as the core knows them: a state
 /// that is exactly an int below `INTERNED` is its own number (the common case, with
 /// no dictionary in the way); any other state is numbered from `INTERNED` on as met.
@@ -358,8 +340,6 @@ fn raised(py: Python<'_>, err: PyErr, state: &Bound<'_, PyAny>) -> Error {
 /// A game whose options come from Python: `options(state)`, or `state.options()` when
 /// `options` is None. States are numbered (they must be hashable); the function is
 /// called once per state, without the GIL held in between.
-#[pyfunction]
-#[pyo3(signature = (state, options = None))]
 pub fn defined_game(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,

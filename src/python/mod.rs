@@ -5,6 +5,7 @@ mod classical;
 mod code;
 mod convert;
 mod errors;
+mod families;
 mod games;
 mod moves;
 mod nimber;
@@ -28,16 +29,17 @@ mod core_module {
     };
     #[pymodule_export]
     use super::classical::{
-        coin_rule, coin_values, coins_game, corners_game, corners_winning_rectangles,
-        hackenbush_game, hackenbush_names, hackenbush_winning_chops, moore_game, moore_k,
-        staircase_game, wythoff_game, wythoff_grundy_table, wythoff_pair,
+        coin_rule, coin_values, corners_winning_rectangles, hackenbush_names,
+        hackenbush_winning_chops, moore_k, wythoff_grundy_table, wythoff_pair,
     };
     #[pymodule_export]
     use super::code::{octal_classes, PyTakeAndBreak};
     #[pymodule_export]
     use super::errors::IllegalMoveError;
     #[pymodule_export]
-    use super::games::{defined_game, heaps_game, sum_game, PyDigraph, PyNativeGame};
+    use super::families::native_game;
+    #[pymodule_export]
+    use super::games::{PyDigraph, PyNativeGame};
     #[pymodule_export]
     use super::moves::PyMove;
     #[pymodule_export]
@@ -63,14 +65,14 @@ mod core_module {
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
-        crate::interrupt::set_hook(super::errors::interrupted);
+        crate::base::interrupt::set_hook(super::errors::interrupted);
         // numpy's C API is imported on first use, and rust-numpy panics if that
         // import fails; a Ctrl-C pending after long work would make it fail. Import
         // it now, while nothing is pending.
         numpy::PyArray1::<u8>::zeros(module.py(), 0, false);
         module.add(
             "DEFAULT_MAX_POSITIONS",
-            crate::solver::DEFAULT_MAX_POSITIONS,
+            crate::solve::solver::DEFAULT_MAX_POSITIONS,
         )?;
         module.add("MAX_LISTED_MOVES", super::position::MAX_LISTED_MOVES)
     }

@@ -5,9 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
 
 use super::convert;
-use crate::error::Error;
+use crate::base::error::Error;
+use crate::heap::position::Move;
 use crate::heap::Parts;
-use crate::position::Move;
 
 /// Take ``take`` objects from heap number ``heap`` (counted from 0); with ``into``,
 /// split what is left into two or three heaps.

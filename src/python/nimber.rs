@@ -4,8 +4,8 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 
 use super::convert::UInt;
-use crate::alloc;
-use crate::error::Error;
+use crate::base::alloc;
+use crate::base::error::Error;
 use crate::nimber;
 
 /// The nim product of two nimbers below 2**64.

@@ -8,10 +8,10 @@ use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
-use crate::game::{Game, Player};
-use crate::outcome::Outcome;
-use crate::players::{self, ComputerPlayer, Style};
-use crate::position::{Move, Position};
+use crate::base::outcome::Outcome;
+use crate::heap::position::{Move, Position};
+use crate::play::players::{self, ComputerPlayer, Style};
+use crate::play::session::{Player, Session};
 
 fn style(name: &str, error_rate: f64) -> PyResult<Style> {
     match name {
@@ -28,7 +28,7 @@ fn style(name: &str, error_rate: f64) -> PyResult<Style> {
 /// A game in progress (the state behind `nimkit.Game`).
 #[pyclass(name = "Game", module = "nimkit._core")]
 #[derive(Clone)]
-pub struct PyGame(Game);
+pub struct PyGame(Session);
 
 #[pymethods]
 impl PyGame {
@@ -44,7 +44,7 @@ impl PyGame {
         let rules = rules.get().rules();
         let heaps = convert::heaps(heaps)?;
         let rules = rules.clone();
-        let game = py.detach(|| Game::with_max_positions(heaps, rules, first, max_positions))?;
+        let game = py.detach(|| Session::with_max_positions(heaps, rules, first, max_positions))?;
         Ok(PyGame(game))
     }
 

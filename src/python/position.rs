@@ -2,17 +2,15 @@
 //! about one position, answered by the core.
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PySliceMethods, PyTuple};
 
-use super::convert::{self, UInt};
+use super::convert::{self, py_outcome, UInt};
 use super::moves::{py_moves, PyMove};
 use super::rules::PyRules;
-use crate::outcome::Outcome;
-use crate::position::{check_move, Position};
-use crate::rules::Rules;
-use crate::solver::{self, DEFAULT_MAX_POSITIONS};
-use crate::theory;
+use crate::heap::position::{check_move, Position};
+use crate::heap::rules::Rules;
+use crate::solve::solver::{self, DEFAULT_MAX_POSITIONS};
+use crate::solve::theory;
 
 /// ``Position.moves`` refuses to build a list longer than this.
 pub const MAX_LISTED_MOVES: u64 = 10_000_000;
@@ -72,20 +70,6 @@ fn not_rules(obj: &Bound<'_, PyAny>) -> PyErr {
         .name()
         .map_or_else(|_| "?".into(), |n| n.to_string());
     PyTypeError::new_err(format!("rules must be a nimkit.Rules, not {name}"))
-}
-
-/// `nimkit.Outcome.P` or `.N` (the enum lives in Python, for its display).
-pub fn py_outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>> {
-    static OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let enum_type = OUTCOME.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("nimkit.position")?.getattr("Outcome")?.unbind())
-    })?;
-    let name = match outcome {
-        Outcome::P => "P",
-        Outcome::N => "N",
-        Outcome::D => "D",
-    };
-    enum_type.bind(py).getattr(name)
 }
 
 #[pymethods]
@@ -230,7 +214,7 @@ impl PyPosition {
     #[pyo3(signature = (r#move, rules = None))]
     fn is_legal(
         &self,
-        #[pyo3(from_py_with = PyMove::of)] r#move: crate::position::Move,
+        #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         Ok(self.illegal_reason(r#move, rules)?.is_none())
@@ -240,12 +224,12 @@ impl PyPosition {
     #[pyo3(signature = (r#move, rules = None))]
     fn illegal_reason(
         &self,
-        #[pyo3(from_py_with = PyMove::of)] r#move: crate::position::Move,
+        #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<String>> {
         with_rules(rules, |r| {
             r.check_heaps(self.heaps().len())?;
-            Ok::<_, crate::error::Error>(
+            Ok::<_, crate::base::error::Error>(
                 check_move(self.heaps(), r#move, r)
                     .err()
                     .map(|e| e.to_string()),
@@ -260,7 +244,7 @@ impl PyPosition {
     #[pyo3(signature = (r#move, rules = None))]
     fn after(
         &self,
-        #[pyo3(from_py_with = PyMove::of)] r#move: crate::position::Move,
+        #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         Ok(PyPosition(with_rules(rules, |r| self.0.after(r#move, r))?))
@@ -348,5 +332,16 @@ impl PyPosition {
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
         let heaps = PyTuple::new(slf.py(), slf.get().heaps())?;
         Ok((slf.get_type().into_any(), (heaps,)))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for convert::Heaps {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(position) = obj.cast::<PyPosition>() {
+            return Ok(convert::Heaps(position.get().heaps().to_vec()));
+        }
+        convert::uints(&obj, "heaps", "heap").map(convert::Heaps)
     }
 }

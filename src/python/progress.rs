@@ -1,7 +1,7 @@
 //! Long native work without the GIL, its progress on a tqdm bar when asked.
 use pyo3::prelude::*;
 
-use crate::error::Result;
+use crate::base::error::Result;
 
 /// Run `work` without the GIL. `work` reports how far it has got (out of `total`)
 /// through the callback it is given, which moves a `nimkit._progress` bar labelled

@@ -4,14 +4,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::convert;
-use super::position::py_outcome;
+use super::convert::py_outcome;
 use super::progress;
 use std::sync::Arc;
 
-use crate::code::TakeAndBreak;
+use crate::base::outcome::Outcome;
+use crate::heap::code::TakeAndBreak;
 use crate::misere::presentation::Presentation;
 use crate::misere::{self, MisereQuotient};
-use crate::outcome::Outcome;
 
 /// The misère quotient of a take-and-break game's heaps up to ``max_heap``
 /// (Plambeck and Siegel): a finite commutative monoid, its P-portion, and each

@@ -8,10 +8,10 @@ use super::convert::{self, UInt};
 use super::moves::{py_moves, PyMove};
 use super::position::PyPosition;
 use super::rules::PyRules;
-use crate::outcome::Outcome;
+use crate::base::outcome::Outcome;
 use crate::search;
-use crate::solver;
-use crate::theory::Method;
+use crate::solve::solver;
+use crate::solve::theory::Method;
 
 /// Validate heap sizes; return them as a tuple of ints.
 #[pyfunction]

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use super::convert::{self, UInt};
 use super::quotient::PyMisereQuotient;
-use crate::code::{TakeAndBreak, MAX_DIGITS};
-use crate::subtraction::{GrundySequence, SubtractionSet};
+use crate::heap::code::{TakeAndBreak, MAX_DIGITS};
+use crate::heap::subtraction::{GrundySequence, SubtractionSet};
 
 /// A subtraction game: a move takes `s` objects from one heap, `s` in a finite set.
 ///

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use super::convert::{self, UInt};
 use super::rules::PyRules;
-use crate::tables;
+use crate::solve::tables;
 
 /// Every P-position of the box `0..=bounds[i]`, in lexicographic order, as a
 /// (count, heaps) uint64 array; refuses more than `max_rows` rows.

@@ -4,13 +4,13 @@
 //! position is N exactly when some move reaches a P-position. Every move lowers a
 //! heap, so one pass in increasing mixed-radix order labels the whole box.
 use super::{advance, box_moves, layout, moves_text, MAX_BOX_MOVES};
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+use crate::heap::position::Move;
+use crate::heap::rules::Rules;
 use crate::heap::HeapRule;
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
-use crate::position::Move;
-use crate::rules::Rules;
 
 /// The outcome of every position with heap `i` in `0..=bounds[i]`.
 #[derive(Debug, Clone)]

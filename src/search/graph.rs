@@ -13,11 +13,11 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::games::Value;
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+use crate::base::value::Value;
 
 /// Successor lists of nodes `0..len`, in one flat array.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]

@@ -5,8 +5,8 @@ pub mod boxes;
 pub mod graph;
 pub mod multiset;
 
-use crate::error::{Error, Result};
-use crate::rules::Rules;
+use crate::base::error::{Error, Result};
+use crate::heap::rules::Rules;
 
 pub use boxes::{solve_outcomes, BoxSolution};
 pub use multiset::MultisetSolution;

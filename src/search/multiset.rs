@@ -12,13 +12,13 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::{advance, checked_box_size};
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::base::outcome::Outcome;
+use crate::heap::position::Move;
+use crate::heap::rules::Rules;
 use crate::heap::{HeapMove, HeapRule};
-use crate::interrupt::Poll;
-use crate::outcome::Outcome;
-use crate::position::Move;
-use crate::rules::Rules;
 
 /// The most moves one search weighs: about 40 s of work (release build, 3.4 million
 /// moves a second), where `max_positions` alone would allow hours when positions have

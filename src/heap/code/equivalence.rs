@@ -17,14 +17,28 @@
 use std::collections::BTreeMap;
 
 use super::{TakeAndBreak, NONE, ONE, TWO};
-use crate::error::{Error, Result};
+use crate::base::error::{FamilyError, Result};
+use crate::base::interrupt::Poll;
 use crate::heap::periodic::{period_search, PeriodSearch};
-use crate::interrupt::Poll;
 
 /// The most digits after the point that `octal_equivalences` goes through (8,192 codes).
 pub const MAX_CLASSIFIED_DIGITS: usize = 4;
 /// The fewest and the most heaps a period may be looked for in.
 pub const CLASSIFIED_HEAPS: std::ops::RangeInclusive<usize> = 64..=(1 << 16);
+
+/// Digits or heaps outside what `octal_equivalences` goes through.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "octal_equivalences goes through codes with 1 to {MAX_CLASSIFIED_DIGITS} digits after \
+     the point and looks for periods within 64 to 65536 heaps; got digits={digits}, \
+     heaps={heaps}"
+)]
+pub struct ClassificationRange {
+    digits: usize,
+    heaps: usize,
+}
+
+impl FamilyError for ClassificationRange {}
 
 /// Codes with the same Grundy sequence up to a shift.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +68,7 @@ enum Key {
 /// of its codes proves a period within `heaps` heaps.
 pub fn octal_equivalences(digits: usize, heaps: usize) -> Result<Vec<OctalClass>> {
     if !(1..=MAX_CLASSIFIED_DIGITS).contains(&digits) || !CLASSIFIED_HEAPS.contains(&heaps) {
-        return Err(Error::ClassificationRange { digits, heaps });
+        return Err(ClassificationRange { digits, heaps }.into());
     }
     let mut classes: BTreeMap<Key, Vec<(String, usize, Normal)>> = BTreeMap::new();
     let mut poll = Poll::default();

@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock, Weak};
 use super::periodic::Periodic;
 use super::sparse::{Moves, SparseSpace};
 use super::store::Store;
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 
 /// The most digits after the point (the largest take is one less).
 pub const MAX_DIGITS: usize = 256;

@@ -6,14 +6,14 @@ use std::sync::PoisonError;
 use std::time::Instant;
 
 use super::{Method, Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THREE, TWO};
-use crate::alloc;
-use crate::error::{Error, Result};
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
 use crate::heap::sparse::{self, with_helper, Helper};
 use crate::heap::store::Store;
 use crate::heap::width::{Value, Width};
 use crate::heap::HeapMove;
-use crate::interrupt::Poll;
 
 /// Runs of at least this many values get a second thread (`sparse::with_helper`).
 const HELPED_RUN: usize = 1 << 16;

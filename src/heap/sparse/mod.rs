@@ -24,8 +24,8 @@ use helper::Pace;
 
 use super::store::Store;
 use super::width::{Value, Width};
-use crate::error::Result;
-use crate::interrupt::Poll;
+use crate::base::error::Result;
+use crate::base::interrupt::Poll;
 pub use helper::{with_helper, Helper};
 
 /// What a code's moves do, by take: the takes that leave nothing, one heap, two heaps.

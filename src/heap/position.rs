@@ -1,7 +1,7 @@
 //! Positions (heap sizes) and moves.
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::heap::rules::Rules;
 use crate::heap::{HeapMove, Parts};
-use crate::rules::Rules;
 
 impl HeapMove {
     /// This move played on heap number `heap`.

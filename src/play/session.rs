@@ -1,17 +1,17 @@
 //! A game in progress: position, history, whose turn, who won.
-use crate::code::Scan;
-use crate::error::{Error, Result};
-use crate::outcome::Outcome;
-use crate::position::{apply, check_move, undo, Move, Position};
-use crate::rules::Rules;
-use crate::solver::{self, Solver, DEFAULT_MAX_POSITIONS};
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::code::Scan;
+use crate::heap::position::{apply, check_move, undo, Move, Position};
+use crate::heap::rules::Rules;
+use crate::solve::solver::{self, Solver, DEFAULT_MAX_POSITIONS};
 
 /// Player 0 or player 1.
 pub type Player = u8;
 
 /// A game from a starting position under some rules; player `first` moves first.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct Session {
     start: Position,
     solver: Solver,
     first: Player,
@@ -38,9 +38,9 @@ pub struct Mistake {
     pub better: Vec<Move>,
 }
 
-impl Game {
+impl Session {
     pub fn new(start: Vec<u64>, rules: Rules, first: Player) -> Result<Self> {
-        Game::with_max_positions(start, rules, first, DEFAULT_MAX_POSITIONS)
+        Session::with_max_positions(start, rules, first, DEFAULT_MAX_POSITIONS)
     }
 
     /// A game whose rules may need search (misère play of subtraction sets): the box
@@ -54,7 +54,7 @@ impl Game {
         if first > 1 {
             return Err(Error::NoSuchPlayer(first));
         }
-        Ok(Game {
+        Ok(Session {
             solver: solver::shared(&start, &rules, max_positions)?,
             heaps: start.clone(),
             start: Position::new(start),
@@ -163,7 +163,7 @@ impl Game {
     }
 }
 
-impl PartialEq for Game {
+impl PartialEq for Session {
     /// Same start, rules, first player and history (the solver follows from these).
     fn eq(&self, other: &Self) -> bool {
         (&self.start, self.rules(), self.first, &self.history)
@@ -171,4 +171,4 @@ impl PartialEq for Game {
     }
 }
 
-impl Eq for Game {}
+impl Eq for Session {}

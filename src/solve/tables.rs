@@ -8,11 +8,11 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
-use crate::alloc;
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
-use crate::rules::Rules;
-use crate::theory;
+use crate::base::alloc;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
+use crate::heap::rules::Rules;
+use crate::solve::theory;
 
 /// One heap of the box: its bound and `k + 1` where a take limit binds.
 #[derive(Clone, Copy)]

@@ -3,16 +3,16 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-use crate::alloc;
-use crate::code::Scan;
-use crate::game::{winner_at_end, Player};
+use crate::base::alloc;
+use crate::base::interrupt::{self, Cancel};
+use crate::base::outcome::Outcome;
+use crate::heap::code::Scan;
+use crate::heap::position::{apply, undo, Move, Position};
+use crate::heap::rules::Rules;
 use crate::heap::HeapRule;
-use crate::interrupt::{self, Cancel};
-use crate::outcome::Outcome;
-use crate::position::{apply, undo, Move, Position};
-use crate::rules::Rules;
-use crate::solver::{self, Solver};
-use crate::theory;
+use crate::play::session::{winner_at_end, Player};
+use crate::solve::solver::{self, Solver};
+use crate::solve::theory;
 
 /// How a computer player chooses its moves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,11 +32,11 @@ pub enum Style {
 
 impl Style {
     /// A fallible style; the rate must be a probability.
-    pub fn fallible(error_rate: f64) -> crate::error::Result<Style> {
+    pub fn fallible(error_rate: f64) -> crate::base::error::Result<Style> {
         if (0.0..=1.0).contains(&error_rate) {
             Ok(Style::Fallible(error_rate))
         } else {
-            Err(crate::error::Error::ErrorRate(error_rate))
+            Err(crate::base::error::Error::ErrorRate(error_rate))
         }
     }
 }
@@ -280,7 +280,7 @@ pub fn simulate(
     games: usize,
     seed: u64,
     max_positions: u64,
-) -> crate::error::Result<Simulation> {
+) -> crate::base::error::Result<Simulation> {
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
     let solver = solver::shared(start, rules, max_positions)?;

@@ -4,15 +4,15 @@
 //! split heaps, over every multiset of heaps reachable from the start.
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::code::{Scan, TakeAndBreak};
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::code::{Scan, TakeAndBreak};
+use crate::heap::position::Move;
+use crate::heap::rules::Rules;
 use crate::misere::{self, MisereQuotient};
-use crate::outcome::Outcome;
-use crate::position::Move;
-use crate::rules::Rules;
 use crate::search::MultisetSolution;
 use crate::search::{box_size, BoxSolution};
-use crate::theory::{self, Analysis, Method};
+use crate::solve::theory::{self, Analysis, Method};
 
 /// In misère play of a code or a subtraction set, positions with more objects than
 /// this are answered by the misère quotient when there is one: their search would be

@@ -1,5 +1,5 @@
 //! The rules of a take-away game: how it ends, and what a move may do to each heap.
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 use crate::heap::HeapRule;
 
 /// The heap rule of every heap: one for all, or one per heap.

@@ -5,11 +5,11 @@
 //! the nim-sum is 0. Misère play of Nim with take limits: the same while some Grundy
 //! value exceeds 1; once all are 0 or 1, P exactly when the nim-sum is 1. Misère play
 //! of other subtraction sets has no such rule (`Error::NoClosedForm`): see `solver`.
-use crate::code::Scan;
-use crate::error::{Error, Result};
-use crate::outcome::Outcome;
-use crate::position::Move;
-use crate::rules::Rules;
+use crate::base::error::{Error, Result};
+use crate::base::outcome::Outcome;
+use crate::heap::code::Scan;
+use crate::heap::position::Move;
+use crate::heap::rules::Rules;
 
 /// The outcome decided by the nim-sum and whether some Grundy value exceeds 1.
 #[inline]

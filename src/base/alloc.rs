@@ -1,7 +1,7 @@
 //! Allocations whose size follows the input. They are fallible, so that a request too
 //! large for the machine is an error (MemoryError in Python), never an abort.
-use crate::error::{Error, Result};
-use crate::interrupt::Poll;
+use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 
 /// An empty vector with room for `len` elements.
 pub fn with_capacity<T>(len: usize) -> Result<Vec<T>> {

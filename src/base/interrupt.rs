@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
+use crate::base::error::{Error, Result};
 
 static HOOK: OnceLock<fn() -> bool> = OnceLock::new();
 

@@ -109,12 +109,6 @@ pub enum Error {
     Interrupted,
 
     #[error(
-        "the staircase holds {total} coins, more than 2**64 - 1 (coins move between steps, \
-         so each step must be able to hold them all)"
-    )]
-    TooManyCoins { total: u128 },
-
-    #[error(
         "the Grundy value needs a table of {cells} positions, more than max_positions = \
          {limit} (raise max_positions to allow it)"
     )]
@@ -128,13 +122,6 @@ pub enum Error {
 
     #[error("bad take-and-break code {code:?}: {reason}")]
     BadCode { code: String, reason: String },
-
-    #[error(
-        "octal_equivalences goes through codes with 1 to {} digits after the point and \
-         looks for periods within 64 to 65536 heaps; got digits={digits}, heaps={heaps}",
-        crate::code::MAX_CLASSIFIED_DIGITS
-    )]
-    ClassificationRange { digits: usize, heaps: usize },
 
     #[error("the values file {path}: {reason}")]
     ValuesFile { path: String, reason: String },
@@ -296,13 +283,6 @@ pub enum Error {
     GraphTooManyMoves { limit: u128 },
 
     #[error(
-        "misère Turning Corners has no theorem and is searched over the boards its moves \
-         reach, at least {positions} from here, more than max_positions = {limit} (raise \
-         max_positions to allow more; normal play has the Tartan theorem)"
-    )]
-    CornersSearchTooLarge { positions: u128, limit: u64 },
-
-    #[error(
         "searching the sum in misère play weighs each part's moves once for every position \
          of the other parts, {moves} moves here, more than {limit} (raise max_positions to \
          allow more)"
@@ -322,39 +302,6 @@ pub enum Error {
     )]
     MisereComponent,
 
-    #[error("k must be at least 1: a move of Moore's Nim takes from 1 to k heaps")]
-    MooreK,
-
-    #[error(
-        "finding every winning move of Moore's Nim means trying the sets of up to {most} \
-         of {among} heaps, more than {limit}; the outcome comes from Moore's theorem at once"
-    )]
-    MooreTooManySets {
-        among: usize,
-        most: u64,
-        limit: u128,
-    },
-
-    #[error(
-        "no coin-turning rule {0:?}: the rules are turning_turtles, twins, mock_turtles, \
-         ruler, moebius and mogul"
-    )]
-    UnknownCoinRule(String),
-
-    #[error(
-        "the single-coin values up to coin {coin} need bit sets of {values} values, more \
-         than max_positions = {limit}: raise max_positions (each set takes values / 8 \
-         bytes)"
-    )]
-    CoinValuesTooLarge {
-        coin: usize,
-        values: u64,
-        limit: u64,
-    },
-
-    #[error("an edge or the ground names node {node}, but the graph has {nodes} nodes")]
-    NoSuchNode { node: u32, nodes: usize },
-
     #[error(
         "the position has {} options, more than the {limit} a game lists one by one: a \
          search (grundy(), misère play) needs them all; outcomes and winning moves come \
@@ -369,11 +316,52 @@ pub enum Error {
     #[error("checking a misère quotient candidate met more than {limit} states (heap {heap})")]
     QuotientCheckTooLarge { heap: usize, limit: usize },
 
+    /// An error a family defines beside its rules (`games/moore.rs`'s `MooreError`,
+    /// ...): the core carries it whole; Python raises a ValueError with its message.
     #[error(transparent)]
-    Board(#[from] crate::batch::board::BoardError),
+    Family(Family),
+}
 
-    #[error(transparent)]
-    Start(#[from] crate::batch::envs::StartError),
+/// Marks a family's own error type: it converts into the core's `Error`, so the
+/// family's file returns it with `?` and nothing here names it.
+pub trait FamilyError: std::error::Error + Send + Sync + 'static {}
+
+impl<E: FamilyError> From<E> for Error {
+    fn from(err: E) -> Error {
+        Error::Family(Family(std::sync::Arc::new(err)))
+    }
+}
+
+/// A family's error, behind the one type the core returns.
+#[derive(Clone)]
+pub struct Family(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl Family {
+    /// The family's own error, when it is of type `E`.
+    pub fn downcast_ref<E: FamilyError>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::fmt::Debug for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Family {}
+
+impl PartialEq for Family {
+    /// Equal when they say the same: families' errors compare by their message.
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
 }
 
 /// An error raised outside the core (by a callback: a Python exception), carried
