@@ -5,7 +5,7 @@
 Times the Grundy values of dense unsolved games (0.6, Grundy's game 4!.0) to a power
 of two, and the proofs of 0.354 and 0.1777, in nimkit (a fresh process each run, on
 one core and on two: ``RAYON_NUM_THREADS``) and, with ``--peer``, in Czajka's
-analyzer (``old/src`` of tczajka/octal-games; see the README for how it was built).
+analyzer (``old/src`` of tczajka/octal-games; docs/guide/take-and-break.md says how it was built).
 The analyzer prints a line at each power of two and when it finds the period: its
 time is that of the line, read as it comes, and it is stopped there. Both print
 their statistics (largest value and where, mask, rare heaps), checked equal.

@@ -1,5 +1,6 @@
-"""The documentation runs: every docstring example, every Python block of the README,
-and every command sample of the README gives exactly the output it shows."""
+"""The documentation runs: every docstring example, and every Python block and command
+sample of the README and of the guide's pages (docs/guide/) gives exactly the output
+it shows."""
 
 from __future__ import annotations
 
@@ -16,13 +17,21 @@ import pytest
 
 import nimkit
 
-README = Path(__file__).parents[1] / "README.md"
+ROOT = Path(__file__).parents[1]
+README = ROOT / "README.md"
+#: The README and the guide's chapters: each one's examples run in order, on their own.
+PAGES = [README, *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 
 
-def readme_blocks(*languages: str) -> list[tuple[str, str]]:
-    """The README's fenced blocks in these languages, in order, with their language."""
-    return [(lang, code) for lang, code in BLOCK.findall(README.read_text()) if lang in languages]
+def page_blocks(page: Path, *languages: str) -> list[tuple[str, str]]:
+    """A page's fenced blocks in these languages, in order, with their language."""
+    return [(lang, code) for lang, code in BLOCK.findall(page.read_text()) if lang in languages]
+
+
+def doc_blocks(*languages: str) -> list[tuple[str, str]]:
+    """The fenced blocks of the README and every guide page, page by page."""
+    return [block for page in PAGES for block in page_blocks(page, *languages)]
 
 
 def modules() -> list[str]:
@@ -74,8 +83,16 @@ def test_every_public_module_has_examples():
     assert not missing, f"public modules without a docstring example: {missing}"
 
 
-def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
-    """The README's ``python`` blocks run, and its ``pycon`` blocks give exactly the
+def test_the_guide_has_its_chapters():
+    names = {page.stem for page in PAGES[1:]}
+    assert {"heaps", "sums", "classical", "misere", "batch", "play", "limits"} <= names
+    assert len(README.read_text().splitlines()) <= 300, "the README is a front door"
+    assert sum(lang == "pycon" for lang, _ in doc_blocks("pycon")) > 10
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_page_python_blocks_run_in_order(page, tmp_path, monkeypatch):
+    """A page's ``python`` blocks run, and its ``pycon`` blocks give exactly the
     results they show (doctest), in order, in one namespace: no shown result can go
     stale."""
     import matplotlib
@@ -85,17 +102,17 @@ def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch):
     namespace: dict[str, object] = {}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    blocks = readme_blocks("python", "pycon")
-    assert sum(lang == "pycon" for lang, _ in blocks) > 10
+    blocks = page_blocks(page, "python", "pycon")
     for number, (lang, code) in enumerate(blocks, 1):
-        name = f"README.md, block {number}"
+        name = f"{page.name}, block {number}"
         if lang == "python":
             exec(compile(code, name, "exec"), namespace)
         else:
             test = parser.get_doctest(code, namespace, name, None, 0)
             runner.run(test, clear_globs=False)
             namespace.update(test.globs)  # a DocTest runs in a copy of the namespace
-    assert runner.failures == 0, f"{runner.failures} README results differ from what they show"
+    differ = runner.failures
+    assert differ == 0, f"{differ} results of {page.name} differ from what they show"
 
 
 #: A comment that reads as a result (a value, a tuple, an outcome...): results belong in
@@ -111,7 +128,7 @@ def test_readme_python_blocks_show_no_unchecked_results():
     import io
     import tokenize
 
-    for lang, code in readme_blocks("python"):
+    for lang, code in doc_blocks("python"):
         del lang
         comments = {
             token.start[0]: token.string.lstrip("#")
@@ -138,7 +155,7 @@ def test_readme_shell_commands_run(tmp_path):
     np.savetxt(tmp_path / "positions.csv", heaps, fmt="%d", delimiter=",")
     lines = [
         line.split("#", 1)[0].strip()
-        for _, block in readme_blocks("sh", "")
+        for _, block in doc_blocks("sh", "")
         for line in block.splitlines()
     ]
     commands = [
@@ -162,7 +179,7 @@ def test_readme_shell_commands_run(tmp_path):
 
 
 def test_readme_command_samples_are_what_the_commands_print():
-    samples = [block for _, block in readme_blocks("text") if block.startswith("$ nimkit ")]
+    samples = [block for _, block in doc_blocks("text") if block.startswith("$ nimkit ")]
     assert samples
     for sample in samples:
         command, _, shown = sample.partition("\n")
