@@ -139,7 +139,7 @@ def test_turning_corners():
         assert TurningCorners(after).grundy() == 0
     assert game.winning_rectangles()
     assert "Tartan theorem" in game.explain()
-    assert game._repr_svg_().count("stroke='#c22'") == 4
+    assert game._repr_svg_().count('stroke="#c22"') == 4
     with pytest.raises(ValueError, match="rows are of one length"):
         TurningCorners([[0, 1], [1]])
 
@@ -196,7 +196,7 @@ def test_hackenbush_of_the_issue_and_its_picture():
     assert game.grundy() == 1
     assert game.winning_edges() == [(1, 2, 0), (1, 3, 0), (2, 4, 0)]
     svg = game._repr_svg_()
-    assert svg.count("stroke='#d22'") == 3
+    assert svg.count('stroke="#d22"') == 3
     assert "red: the edges to chop" in svg
     assert "Fusion principle" in game.explain()
     assert repr(GreenHackenbush([(0, 1), (1, 1)], ground=0)) == (
@@ -237,6 +237,6 @@ def test_heap_families_draw_themselves():
     staircase = nk.StaircaseNim([0, 3, 1, 4])
     svg = staircase._repr_svg_()
     # Two winning moves: from step 3 down to step 2, and from step 2 up onto step 1.
-    assert svg.count("stroke='#2a2'") == 2
+    assert svg.count('stroke="#2a2"') == 2
     assert "<title>step 3: 4 coins</title>" in svg
     assert MooreNim([3, 5], k=2)._repr_svg_().count('class="token"') == 8

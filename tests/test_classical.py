@@ -150,7 +150,7 @@ def test_wythoff_plays_explains_and_draws():
     assert "k = 3, whose pair is (4, 7)" in text
     assert "Winning moves: (3, 5)." in text
     svg = Wythoff(3, 6)._repr_svg_()
-    assert svg.count("fill='#c33'") == 4  # (0, 0), (1, 2), (2, 1), (3, 5) on the 4 x 7 board
+    assert svg.count('fill="#c33"') == 4  # (0, 0), (1, 2), (2, 1), (3, 5) on the 4 x 7 board
     assert (Wythoff(3, 5) + nk.Heaps([2])).grundy() == 2
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import nimkit as nk
-from nimkit import quotient_table as table_module
+from nimkit import misere_codes as table_module
 
 from .test_cli import run
 from .test_misere_quotients import miseresolver_quotients

@@ -271,7 +271,7 @@ def test_terminal_answers_bad_input_briefly_and_hints_in_lost_positions():
 
 
 def test_board_columns_stay_put_as_heaps_shrink():
-    from nimkit._play import board
+    from nimkit._terminal import board
 
     game = nk.Game([12, 3])
     before = board(game).splitlines()[1]

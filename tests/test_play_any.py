@@ -12,7 +12,7 @@ import pytest
 
 import nimkit as nk
 from nimkit import Game, Outcome
-from nimkit._play import play_game
+from nimkit._terminal import play_game
 
 from .children import nimkit_command
 

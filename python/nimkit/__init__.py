@@ -15,16 +15,6 @@ from .classical import MooreNim, StaircaseNim, Wythoff, wythoff_grundy_table
 from .coins import CoinTurning, TurningCorners
 from .explain import Explanation, explain
 from .frames import p_position_table, to_frame
-from .game import (
-    ComputerPlayer,
-    FalliblePlayer,
-    Game,
-    Mistake,
-    PerfectPlayer,
-    RandomPlayer,
-    Simulation,
-    simulate,
-)
 from .games import (
     DigraphGame,
     Heaps,
@@ -37,11 +27,21 @@ from .games import (
 )
 from .graph import draw_game_graph, game_graph
 from .hackenbush import GreenHackenbush
+from .misere import Genus
+from .misere_codes import MisereTableRow, misere_table
 from .nimbers import nim_inverse, nim_multiply
 from .octal import OctalClass, octal_equivalences
+from .playing import (
+    ComputerPlayer,
+    FalliblePlayer,
+    Game,
+    Mistake,
+    PerfectPlayer,
+    RandomPlayer,
+    Simulation,
+    simulate,
+)
 from .position import Move, Outcome, Position
-from .quotient import Genus
-from .quotient_table import MisereTableRow, misere_table
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions

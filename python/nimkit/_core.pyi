@@ -10,8 +10,8 @@ import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 from .certificate import PeriodCertificate
+from .misere import Genus
 from .position import Outcome
-from .quotient import Genus
 
 __all__ = [
     "DEFAULT_MAX_POSITIONS",

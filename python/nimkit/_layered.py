@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ._svg import FONT, finish_svg
+from .svg import FONT, finish_svg
 
 #: Fill and the words of the legend for each outcome.
 COLOURS = {"P": "#f2b33d", "N": "#e8eefb", "D": "#cdb8ee"}

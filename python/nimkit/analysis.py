@@ -78,9 +78,9 @@ class Analysis:
         >>> analyse([3, 4, 5]).svg()[:4]
         '<svg'
         """
-        from ._svg import analysis_svg
+        from . import svg
 
-        return analysis_svg(self)
+        return svg.analysis(self)
 
     def _repr_svg_(self) -> str:
         return self.svg()

@@ -11,11 +11,9 @@ or a search bounded by ``max_positions``. Coin-turning games are in
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from typing import Any, SupportsIndex
 
-import numpy as np
 import numpy.typing as npt
 
 from . import _core
@@ -77,7 +75,9 @@ class Wythoff(ImpartialGame):
 
     def svg(self) -> str:
         """The position's picture as SVG text (what a notebook shows)."""
-        return _board_svg(self)
+        from . import svg
+
+        return svg.wythoff(self)
 
 
 class StaircaseNim(ImpartialGame):
@@ -113,7 +113,9 @@ class StaircaseNim(ImpartialGame):
 
     def svg(self) -> str:
         """The position's picture as SVG text (what a notebook shows)."""
-        return _staircase_svg(self)
+        from . import svg
+
+        return svg.staircase(self)
 
     def _why_value(self) -> str:
         odd = self.coins[1::2]
@@ -176,10 +178,10 @@ class MooreNim(ImpartialGame):
 
     def svg(self) -> str:
         """The position's picture as SVG text (what a notebook shows)."""
-        from ._svg import position_svg
+        from . import svg
         from .position import Position
 
-        return position_svg(Position(self.heaps))
+        return svg.position(Position(self.heaps))
 
     def _why_misere(self) -> str:
         return (
@@ -204,73 +206,3 @@ def wythoff_grundy_table(n: int, progress: bool = False) -> npt.NDArray[Any]:
     """
     table: npt.NDArray[Any] = _core.wythoff_grundy_table(n, progress)
     return table
-
-
-def _staircase_svg(game: StaircaseNim, step: int = 44, rise: int = 22) -> str:
-    """The staircase from the floor up, each step with its coins (odd steps, the Nim
-    heaps, shaded), the steps a winning move takes coins from ringed."""
-    coins = game.coins
-    moves = [m.coins for m in game.winning_moves() if isinstance(m, StaircaseNim)]
-    from_steps = {next(i for i in reversed(range(len(coins))) if m[i] < coins[i]) for m in moves}
-    width, height = len(coins) * step + 4, len(coins) * rise + 30
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{max(width, 400)}' "
-        f"height='{height}' font-family='sans-serif' font-size='12'>"
-    ]
-    for i, count in enumerate(coins):
-        x, top = i * step + 2, height - 20 - (i + 1) * rise
-        fill = "#fde2e2" if i % 2 else "#eee"
-        stroke = "#2a2' stroke-width='3" if i in from_steps else "#555' stroke-width='1"
-        parts.append(
-            f"<rect x='{x}' y='{top}' width='{step}' height='{(i + 1) * rise}' fill='{fill}' "
-            f"stroke='{stroke}'><title>step {i}: {count} coins</title></rect>"
-            f"<text x='{x + step / 2}' y='{top + 15}' text-anchor='middle'>{count}</text>"
-        )
-    parts.append(
-        f"<text x='2' y='{height - 4}'>odd steps shaded (Nim heaps); green: move coins "
-        "down from there</text></svg>"
-        if from_steps
-        else f"<text x='2' y='{height - 4}'>odd steps shaded (the Nim heaps)</text></svg>"
-    )
-    return "".join(parts)
-
-
-def _board_svg(game: Wythoff, cell: int = 14, most: int = 40) -> str:
-    """The board (heaps as coordinates, up to ``most`` a side): P-positions shaded,
-    the position as a queen, the winning moves ringed."""
-    a, b = game.heaps
-    if max(a, b) >= most:
-        return (
-            "<svg xmlns='http://www.w3.org/2000/svg' width='400' height='20'><text y='15'>"
-            f"{html.escape(game.describe())}</text></svg>"
-        )
-    rows, cols = a + 1, b + 1
-    winning = [m.heaps for m in game.winning_moves() if isinstance(m, Wythoff)]
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{cols * cell + 2}' "
-        f"height='{rows * cell + 2}' font-family='sans-serif'>"
-    ]
-    p_cells = _p_cells(rows, cols)
-    for x in range(rows):
-        for y in range(cols):
-            fill = "#c33" if p_cells[x, y] else "#eee"
-            parts.append(
-                f"<rect x='{y * cell + 1}' y='{x * cell + 1}' width='{cell - 1}' "
-                f"height='{cell - 1}' fill='{fill}'><title>({x}, {y})</title></rect>"
-            )
-    for x, y in winning:
-        parts.append(
-            f"<circle cx='{y * cell + cell / 2 + 1}' cy='{x * cell + cell / 2 + 1}' "
-            f"r='{cell / 2 - 1}' fill='none' stroke='#2a2' stroke-width='2'/>"
-        )
-    parts.append(
-        f"<circle cx='{b * cell + cell / 2 + 1}' cy='{a * cell + cell / 2 + 1}' "
-        f"r='{cell / 3}' fill='#222'/></svg>"
-    )
-    return "".join(parts)
-
-
-def _p_cells(rows: int, cols: int) -> npt.NDArray[np.bool_]:
-    n = max(rows, cols)
-    zero: npt.NDArray[np.bool_] = wythoff_grundy_table(n) == 0
-    return zero[:rows, :cols]

@@ -29,7 +29,7 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from ._core import TakeAndBreak
-    from .game import ComputerPlayer
+    from .playing import ComputerPlayer
 
 #: Python parameter names in error messages, and the flags that set them.
 _FLAGS = {
@@ -510,7 +510,7 @@ def _octal_classes(digits: int) -> int:
 
 
 def _misere_table(args: argparse.Namespace) -> int:
-    from .quotient_table import misere_table, write_csv
+    from .misere_codes import misere_table, write_csv
 
     rows = misere_table(
         args.digits, args.max_heap, args.max_elements, path=args.output, progress=args.progress
@@ -580,8 +580,8 @@ def _opponent(text: str) -> tuple[str, float]:
 
 
 def _play(args: argparse.Namespace, rules: Rules) -> int:
-    from ._play import play
-    from .game import ComputerPlayer
+    from ._terminal import play
+    from .playing import ComputerPlayer
     from .position import Position
     from .presets import CLASSIC, Variant, variant
 
@@ -612,7 +612,7 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
 
 def _play_sum(args: argparse.Namespace, opponent: ComputerPlayer, human_first: bool | None) -> int:
     """``nimkit play --sum``: any sum, its options numbered."""
-    from ._play import play_game
+    from ._terminal import play_game
 
     if any(getattr(args, name) is not None for name in ("max_take", "take", "code")):
         raise ValueError("give each part's rule in --sum (e.g. code=0.77:5,3), not as a flag")

@@ -14,7 +14,6 @@ its closed form, or from the mex of the moves from that coin alone.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from typing import Any, SupportsIndex
 
@@ -98,7 +97,9 @@ class CoinTurning(ImpartialGame):
         """The position's picture as SVG text (what a notebook shows)."""
         turns = self.winning_turns()
         marked = {(0, c) for c in turns[0]} if turns else set()
-        return _coins_svg([self.coins], marked, "a winning move turns the ringed coins")
+        from . import svg
+
+        return svg.coins([self.coins], marked, "a winning move turns the ringed coins")
 
 
 class TurningCorners(ImpartialGame):
@@ -153,37 +154,11 @@ class TurningCorners(ImpartialGame):
         if moves:
             a, b, x, y = moves[0]
             marked = {(a, b), (a, y), (x, b), (x, y)}
-        return _coins_svg(self.rows, marked, "a winning move turns the ringed corners")
+        from . import svg
+
+        return svg.coins(self.rows, marked, "a winning move turns the ringed corners")
 
 
 def _turned(before: Sequence[int], after: Sequence[int]) -> tuple[int, ...]:
     """The coins that differ, rightmost first."""
     return tuple(x for x in reversed(range(len(before))) if before[x] != after[x])
-
-
-def _coins_svg(
-    rows: Sequence[Sequence[int]], marked: set[tuple[int, int]], caption: str, cell: int = 26
-) -> str:
-    """Rows of coins: heads gold with H, tails grey; the coins at the ``(row, column)``
-    pairs of ``marked`` ringed in red."""
-    cols = max((len(r) for r in rows), default=0)
-    width, height = max(cols * cell + 4, 240), len(rows) * cell + 24
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-        "font-family='sans-serif' font-size='11'>"
-    ]
-    for x, row in enumerate(rows):
-        for y, coin in enumerate(row):
-            cx, cy, r = y * cell + cell / 2 + 2, x * cell + cell / 2 + 2, cell / 2 - 3
-            ring = (x, y) in marked
-            stroke = "#c22' stroke-width='3" if ring else "#555' stroke-width='1"
-            fill = "#e8b830" if coin else "#ccc"
-            parts.append(
-                f"<circle cx='{cx}' cy='{cy}' r='{r}' fill='{fill}' stroke='{stroke}'>"
-                f"<title>{(x, y) if len(rows) > 1 else y}</title></circle>"
-                f"<text x='{cx}' y='{cy + 4}' text-anchor='middle'>{'H' if coin else 'T'}</text>"
-            )
-    if marked:
-        parts.append(f"<text x='2' y='{height - 6}'>{html.escape(caption)}</text>")
-    parts.append("</svg>")
-    return "".join(parts)

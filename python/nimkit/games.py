@@ -313,9 +313,9 @@ class Heaps(ImpartialGame):
 
     def svg(self) -> str:
         """The heaps as a picture: SVG text."""
-        from ._svg import position_svg
+        from . import svg
 
-        return position_svg(self.position)
+        return svg.position(self.position)
 
 
 T = TypeVar("T")

@@ -104,7 +104,8 @@ def draw_game_graph(
     >>> picture.graph.number_of_nodes(), "kernel" in picture.svg
     (5, True)
     """
-    from ._layered import MAX_NODES, draw
+    from . import svg as draw
+    from ._layered import MAX_NODES
     from .games import ImpartialGame, graph_of
 
     if max_nodes > MAX_NODES:
@@ -132,8 +133,8 @@ def draw_game_graph(
         # In misère play a position with no move is N: the P-positions are no kernel.
         kernel = not rules.misere
     outcomes = {n: str(graph.nodes[n]["outcome"]) for n in nodes}
-    svg = draw(nodes, list(graph.edges), labels, outcomes, titles, kernel)
-    return GraphPicture(svg, graph)
+    picture = draw.game_graph(nodes, list(graph.edges), labels, outcomes, titles, kernel)
+    return GraphPicture(picture, graph)
 
 
 class GraphPicture:

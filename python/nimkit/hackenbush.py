@@ -16,9 +16,6 @@ values the tree left. The winning moves are the edges to chop.
 
 from __future__ import annotations
 
-import html
-import math
-from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable
 from typing import Any, NamedTuple
 
@@ -136,7 +133,9 @@ class GreenHackenbush(ImpartialGame):
 
     def svg(self) -> str:
         """The position's picture as SVG text (what a notebook shows)."""
-        return _hackenbush_svg(self)
+        from . import svg
+
+        return svg.hackenbush(self)
 
 
 def _edges(graph: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, Any]]]:
@@ -167,84 +166,3 @@ def _nodes(graph: Any, ends: list[tuple[Any, Any]]) -> dict[Any, None]:
         nodes.setdefault(u)
         nodes.setdefault(v)
     return nodes
-
-
-#: The most edges drawn; a larger graph is described in words.
-MOST_DRAWN = 200
-
-
-def _hackenbush_svg(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
-    """The graph standing on a ground line: nodes in levels by their distance from the
-    ground, edges green, the winning edges red and thick, loops as small rings."""
-    names = game._names
-    standing = list(game._native.numbers())
-    if len(standing) > MOST_DRAWN:
-        text = html.escape(game.describe())
-        return (
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='20'>"
-            f"<text y='15'>{text}</text></svg>"
-        )
-    winning = set(_core.hackenbush_winning_chops(game._native))
-    neighbours: dict[Any, list[Any]] = defaultdict(list)
-    for e in standing:
-        u, v = names.ends[e]
-        neighbours[u].append(v)
-        neighbours[v].append(u)
-    depth = {g: 0 for g in names.ground}
-    frontier = list(names.ground)
-    while frontier:
-        following = []
-        for u in frontier:
-            for v in neighbours[u]:
-                if v not in depth:
-                    depth[v] = depth[u] + 1
-                    following.append(v)
-        frontier = following
-    levels: dict[int, list[Any]] = defaultdict(list)
-    for node, d in depth.items():
-        levels[d].append(node)
-    top = max(levels, default=0)
-    height = (top + 1) * level + 30
-    where = {}
-    for d, row in levels.items():
-        for i, node in enumerate(row):
-            where[node] = ((i + 1) * width / (len(row) + 1), height - 20 - d * level)
-    parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-        "font-family='sans-serif' font-size='11'>",
-        f"<rect x='0' y='{height - 20}' width='{width}' height='20' fill='#b58b5a'/>",
-    ]
-    seen: Counter[frozenset[Any]] = Counter()
-    for e in standing:
-        u, v = names.ends[e]
-        colour, thick = ("#d22", 4) if e in winning else ("#2a8a2a", 2)
-        title = f"<title>{html.escape(str(names.edges[e]))}</title>"
-        (x1, y1), (x2, y2) = where[u], where[v]
-        pair = frozenset((u, v))
-        seen[pair] += 1
-        if u == v:  # a loop: a ring above the node
-            r = 9 + 5 * (seen[pair] - 1)
-            parts.append(
-                f"<circle cx='{x1}' cy='{y1 - r}' r='{r}' fill='none' stroke='{colour}' "
-                f"stroke-width='{thick}'>{title}</circle>"
-            )
-            continue
-        # Parallel edges bend alternately to either side, further each time.
-        k = seen[pair] - 1
-        bend = 0 if k == 0 else (1 if k % 2 else -1) * 14 * ((k + 1) // 2)
-        length = math.hypot(x2 - x1, y2 - y1) or 1
-        cx = (x1 + x2) / 2 - bend * (y2 - y1) / length
-        cy = (y1 + y2) / 2 + bend * (x2 - x1) / length
-        parts.append(
-            f"<path d='M{x1},{y1} Q{cx},{cy} {x2},{y2}' fill='none' stroke='{colour}' "
-            f"stroke-width='{thick}'>{title}</path>"
-        )
-    for node, (x, y) in where.items():
-        parts.append(
-            f"<circle cx='{x}' cy='{y}' r='4' fill='#222'><title>{html.escape(str(node))}"
-            "</title></circle>"
-        )
-    if winning:
-        parts.append("<text x='4' y='12' fill='#d22'>red: the edges to chop</text>")
-    parts.append("</svg>")
-    return "".join(parts)

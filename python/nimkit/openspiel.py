@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import Game, PerfectPlayer
+from .playing import Game, PerfectPlayer
 from .position import Move, Position
 from .rules import Rules
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .game import Seed, seed_value
+from .playing import Seed, seed_value
 from .position import Position
 from .rules import Rules
 

@@ -17,11 +17,11 @@ import warnings
 from collections.abc import Iterable
 from typing import Any, SupportsIndex, overload
 
+from . import svg as draw
 from ._extras import require
-from ._play import take_back
-from ._svg import game_svg
-from .game import ComputerPlayer, Game, M, PerfectPlayer
+from ._terminal import take_back
 from .games import Heaps, ImpartialGame
+from .playing import ComputerPlayer, Game, M, PerfectPlayer
 from .position import Move, Outcome, Position
 from .presets import Variant
 from .presets import variant as preset
@@ -117,7 +117,7 @@ class PlayWidget:
         return Move(self.heap.value, take, into or None)
 
     def _show(self, message: str) -> None:
-        self.board.value = game_svg(self.game, ("you", "the computer"))
+        self.board.value = draw.game(self.game, ("you", "the computer"))
         movable = [(f"heap {i} ({n})", i) for i, n in enumerate(self.game.position) if n]
         self.heap.options = movable
         self.heap.value = movable[0][1] if movable else None

@@ -506,7 +506,7 @@ impl PyTakeAndBreak {
             py.detach(|| genus::of_heaps(&self.0, &[n], max_positions, &mut |_| {}))?;
         let genus = genera.pop().expect("one heap asked");
         let sup = PyTuple::new(py, genus.sup)?;
-        py.import("nimkit.quotient")?
+        py.import("nimkit.misere")?
             .getattr("Genus")?
             .call1((genus.base, sup))
     }

@@ -319,7 +319,7 @@ impl PyPosition {
     /// >>> Position([1, 2]).svg()[:4]
     /// '<svg'
     fn svg(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let svg = slf.py().import("nimkit._svg")?.getattr("position_svg")?;
+        let svg = slf.py().import("nimkit.svg")?.getattr("position")?;
         svg.call1((slf,))?.extract()
     }
 

@@ -183,7 +183,7 @@ impl PyMisereQuotient {
     }
 
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let html = slf.py().import("nimkit.quotient")?.getattr("html")?;
+        let html = slf.py().import("nimkit.misere")?.getattr("html")?;
         html.call1((slf,))?.extract()
     }
 

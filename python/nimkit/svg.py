@@ -1,16 +1,29 @@
-"""SVG pictures of positions, analyses and games, built with the standard library."""
+"""Every picture nimkit draws, as SVG text built one way (the standard library's
+ElementTree, on a light background that reads in a dark theme too): positions,
+analyses, games in progress, game graphs, Wythoff boards, staircases, coin rows and
+boards, Green Hackenbush. Each object's ``svg()`` (and ``_repr_svg_``, what a
+notebook shows) calls its function here; call them directly to save a picture.
+
+>>> from nimkit import svg, Position, Wythoff
+>>> svg.position(Position([1, 2]))[:4], svg.wythoff(Wythoff(3, 5)).count('fill="#c33"')
+('<svg', 4)
+"""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._text import MAX_LISTED
 
 if TYPE_CHECKING:
     from .analysis import Analysis
-    from .game import Game
+    from .classical import StaircaseNim, Wythoff
+    from .hackenbush import GreenHackenbush
+    from .playing import Game
     from .position import Move, Position
 
 #: Tokens drawn per heap before the row is cut short with an ellipsis.
@@ -115,7 +128,7 @@ def _board(parent: ET.Element, position: Position, moves: dict[int, Move], top: 
     return width
 
 
-def position_svg(position: Position) -> str:
+def position(position: Position) -> str:
     """The heaps as rows of tokens with their numbers and counts."""
     rows = max(len(position), 1)
     svg = _svg(1, rows * ROW + 8)
@@ -125,7 +138,7 @@ def position_svg(position: Position) -> str:
     return finish_svg(svg, width, rows * ROW + 8)
 
 
-def analysis_svg(analysis: Analysis) -> str:
+def analysis(analysis: Analysis) -> str:
     """The board with every winning move drawn on it (the tokens each takes, in
     amber), and, where the nim-sum decides, the digital-sum table: each heap's Grundy
     value in binary, the nim-sum row, the columns with an odd number of 1s shaded, and
@@ -230,7 +243,7 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
     return {power for power in range(diff.bit_length()) if diff >> power & 1}
 
 
-def game_svg(game: Game[Any, Any], names: tuple[str, str] = ("player 0", "player 1")) -> str:
+def game(game: Game[Any, Any], names: tuple[str, str] = ("player 0", "player 1")) -> str:
     """The board, whose turn it is (or who won), the rules, and the move list;
     ``names`` are the players' (player 0 first)."""
     position = game.position
@@ -252,3 +265,223 @@ def game_svg(game: Game[Any, Any], names: tuple[str, str] = ("player 0", "player
         _text(svg, 4, top + 42 + 16 * i, line, fill=INK)
     width = max(width, 8 + 7 * max([len(status), len(rules), *map(len, lines)]))
     return finish_svg(svg, width, height)
+
+
+def _element(parent: ET.Element, tag: str, title: str | None = None, **attrs: Any) -> ET.Element:
+    """A child element, its attributes given as numbers or text, with a tooltip."""
+    element = ET.SubElement(parent, tag, {k.replace("_", "-"): str(v) for k, v in attrs.items()})
+    if title is not None:
+        ET.SubElement(element, "title").text = title
+    return element
+
+
+def _words(text: str, width: float = 400) -> str:
+    """A picture that is one line of text (what is too large to draw)."""
+    svg = _svg(width, 20)
+    _text(svg, 4, 15, text, fill=INK)
+    return finish_svg(svg, width, 20)
+
+
+def wythoff(game: Wythoff, cell: int = 14, most: int = 40) -> str:
+    """Wythoff's board (heaps as coordinates, up to ``most`` a side): P-positions
+    shaded, the position as a queen, the winning moves ringed."""
+    from .classical import wythoff_grundy_table
+
+    a, b = game.heaps
+    if max(a, b) >= most:
+        return _words(game.describe())
+    rows, cols = a + 1, b + 1
+    winning = [m.heaps for m in game.winning_moves() if hasattr(m, "heaps")]
+    p_cells = wythoff_grundy_table(max(rows, cols)) == 0
+    svg = _svg(1, 1)
+    for x in range(rows):
+        for y in range(cols):
+            fill = "#c33" if p_cells[x, y] else "#eee"
+            _element(
+                svg,
+                "rect",
+                f"({x}, {y})",
+                x=y * cell + 1,
+                y=x * cell + 1,
+                width=cell - 1,
+                height=cell - 1,
+                fill=fill,
+            )
+    for x, y in winning:
+        _element(
+            svg,
+            "circle",
+            cx=y * cell + cell / 2 + 1,
+            cy=x * cell + cell / 2 + 1,
+            r=cell / 2 - 1,
+            fill="none",
+            stroke="#2a2",
+            stroke_width=2,
+        )
+    _element(
+        svg, "circle", cx=b * cell + cell / 2 + 1, cy=a * cell + cell / 2 + 1, r=cell / 3, fill=INK
+    )
+    return finish_svg(svg, cols * cell + 2, rows * cell + 2)
+
+
+def staircase(game: StaircaseNim, step: int = 44, rise: int = 22) -> str:
+    """The staircase from the floor up, each step with its coins (odd steps, the Nim
+    heaps, shaded), the steps a winning move takes coins from ringed."""
+    coins = game.coins
+    moves = [m.coins for m in game.winning_moves() if hasattr(m, "coins")]
+    from_steps = {next(i for i in reversed(range(len(coins))) if m[i] < coins[i]) for m in moves}
+    width, height = max(len(coins) * step + 4, 400), len(coins) * rise + 30
+    svg = _svg(width, height)
+    for i, count in enumerate(coins):
+        x, top = i * step + 2, height - 20 - (i + 1) * rise
+        ringed = i in from_steps
+        _element(
+            svg,
+            "rect",
+            f"step {i}: {count} coins",
+            x=x,
+            y=top,
+            width=step,
+            height=(i + 1) * rise,
+            fill=ODD_FILL if i % 2 else "#eee",
+            stroke="#2a2" if ringed else "#555",
+            stroke_width=3 if ringed else 1,
+        )
+        _text(svg, x + step / 2, top + 15, str(count), fill=INK, **{"text-anchor": "middle"})
+    caption = (
+        "odd steps shaded (Nim heaps); green: move coins down from there"
+        if from_steps
+        else "odd steps shaded (the Nim heaps)"
+    )
+    _text(svg, 2, height - 4, caption, fill=INK)
+    return finish_svg(svg, width, height)
+
+
+def coins(
+    rows: Sequence[Sequence[int]], marked: set[tuple[int, int]], caption: str, cell: int = 26
+) -> str:
+    """Rows of coins (one row for a coin-turning game, a board for Turning Corners):
+    heads gold with H, tails grey; the coins at the ``(row, column)`` pairs of
+    ``marked`` ringed in red, with ``caption`` below."""
+    cols = max((len(r) for r in rows), default=0)
+    width, height = max(cols * cell + 4, 240), len(rows) * cell + 24
+    svg = _svg(width, height)
+    for x, row in enumerate(rows):
+        for y, coin in enumerate(row):
+            cx, cy, r = y * cell + cell / 2 + 2, x * cell + cell / 2 + 2, cell / 2 - 3
+            ring = (x, y) in marked
+            _element(
+                svg,
+                "circle",
+                str((x, y) if len(rows) > 1 else y),
+                cx=cx,
+                cy=cy,
+                r=r,
+                fill="#e8b830" if coin else "#ccc",
+                stroke="#c22" if ring else "#555",
+                stroke_width=3 if ring else 1,
+            )
+            _text(svg, cx, cy + 4, "H" if coin else "T", fill=INK, **{"text-anchor": "middle"})
+    if marked:
+        _text(svg, 2, height - 6, caption, fill=INK)
+    return finish_svg(svg, width, height)
+
+
+#: The most Hackenbush edges drawn; a larger graph is described in words.
+MOST_EDGES = 200
+
+
+def hackenbush(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
+    """The graph standing on a ground line: nodes in levels by their distance from the
+    ground, edges green, the winning edges red and thick, loops as small rings."""
+    from . import _core
+
+    names = game._names
+    standing = list(game._native.numbers())
+    if len(standing) > MOST_EDGES:
+        return _words(game.describe(), width)
+    winning = set(_core.hackenbush_winning_chops(game._native))
+    neighbours: dict[Any, list[Any]] = defaultdict(list)
+    for e in standing:
+        u, v = names.ends[e]
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    depth = {g: 0 for g in names.ground}
+    frontier = list(names.ground)
+    while frontier:
+        following = []
+        for u in frontier:
+            for v in neighbours[u]:
+                if v not in depth:
+                    depth[v] = depth[u] + 1
+                    following.append(v)
+        frontier = following
+    levels: dict[int, list[Any]] = defaultdict(list)
+    for node, d in depth.items():
+        levels[d].append(node)
+    height = (max(levels, default=0) + 1) * level + 30
+    where = {}
+    for d, row in levels.items():
+        for i, node in enumerate(row):
+            where[node] = ((i + 1) * width / (len(row) + 1), height - 20 - d * level)
+    svg = _svg(width, height)
+    _element(svg, "rect", x=0, y=height - 20, width=width, height=20, fill="#b58b5a")
+    seen: Counter[frozenset[Any]] = Counter()
+    for e in standing:
+        u, v = names.ends[e]
+        colour, thick = ("#d22", 4) if e in winning else ("#2a8a2a", 2)
+        title = str(names.edges[e])
+        (x1, y1), (x2, y2) = where[u], where[v]
+        pair = frozenset((u, v))
+        seen[pair] += 1
+        if u == v:  # a loop: a ring above the node
+            r = 9 + 5 * (seen[pair] - 1)
+            _element(
+                svg,
+                "circle",
+                title,
+                cx=x1,
+                cy=y1 - r,
+                r=r,
+                fill="none",
+                stroke=colour,
+                stroke_width=thick,
+            )
+            continue
+        # Parallel edges bend alternately to either side, further each time.
+        k = seen[pair] - 1
+        bend = 0 if k == 0 else (1 if k % 2 else -1) * 14 * ((k + 1) // 2)
+        length = math.hypot(x2 - x1, y2 - y1) or 1
+        cx = (x1 + x2) / 2 - bend * (y2 - y1) / length
+        cy = (y1 + y2) / 2 + bend * (x2 - x1) / length
+        _element(
+            svg,
+            "path",
+            title,
+            d=f"M{x1},{y1} Q{cx},{cy} {x2},{y2}",
+            fill="none",
+            stroke=colour,
+            stroke_width=thick,
+        )
+    for node, (x, y) in where.items():
+        _element(svg, "circle", str(node), cx=x, cy=y, r=4, fill=INK)
+    if winning:
+        _text(svg, 4, 12, "red: the edges to chop", fill="#d22")
+    return finish_svg(svg, width, height)
+
+
+def game_graph(
+    nodes: Sequence[Any],
+    edges: Sequence[tuple[Any, Any]],
+    labels: dict[Any, str],
+    outcomes: dict[Any, str],
+    titles: Sequence[str],
+    kernel: bool,
+) -> str:
+    """A game graph whose start is ``nodes[0]``, in columns by distance from the start
+    (``nimkit._layered`` lays them out): ``outcomes`` maps each node to "P", "N" or
+    "D"; ``kernel`` frames the P-positions as the kernel. ``nimkit.draw_game_graph``
+    gives the arguments for heaps or any game."""
+    from ._layered import draw
+
+    return draw(nodes, edges, labels, outcomes, titles, kernel)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import ComputerPlayer, Game, PerfectPlayer
 from .games import ImpartialGame
+from .playing import ComputerPlayer, Game, PerfectPlayer
 from .position import Move, Outcome, Position
 from .presets import Variant
 from .rules import DEFAULT_MAX_POSITIONS, Rules
