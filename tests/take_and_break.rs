@@ -421,11 +421,13 @@ fn misere_kayles_single_heaps() {
 }
 
 /// The questions asked about one game (the start, then the positions after its moves)
-/// are answered by the one search of the start: `shared` hands back the start's solver
-/// (which covers the start) rather than a new one for the smaller position.
+/// are answered by the one search of the start: its owner's `Solvers` hands back the
+/// start's solver (which covers the start) rather than a new one for the smaller
+/// position.
 #[test]
 fn one_search_answers_a_game() {
-    use nimkit::solver::shared;
+    let solvers = nimkit::solver::Solvers::default();
+    let shared = |heaps: &[u64], rules: &Rules, max: u64| solvers.get(heaps, rules, max);
     let kayles = rules("0.77", true);
     let start = [7, 4, 2];
     let first = shared(&start, &kayles, 1 << 20).unwrap();
@@ -444,6 +446,9 @@ fn one_search_answers_a_game() {
     let normal = rules("0.77", false);
     assert!(!shared(&[5, 1], &normal, 1 << 20).unwrap().covers(&start));
     assert!(!shared(&[5, 1], &kayles, 1 << 21).unwrap().covers(&start));
+    // The solvers belong to their owner: another owner's questions search anew.
+    let other = nimkit::solver::Solvers::default();
+    assert!(!other.get(&[5, 1], &kayles, 1 << 20).unwrap().covers(&start));
 }
 
 /// The search floors of the codes people search most, heap by heap: below the real

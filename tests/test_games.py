@@ -411,3 +411,45 @@ def test_native_game_names_the_families_and_the_arguments():
         _core.native_game("moore", [1], "2")
     with pytest.raises(TypeError, match="takes 2 arguments, not 3"):
         _core.native_game("wythoff", 1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [nk.Rules(), nk.Rules(max_take=3), nk.Rules(take={1, 3, 4}), nk.Rules(code="0.77")],
+    ids=repr,
+)
+def test_heaps_answers_as_position_and_rules_do(rules):
+    from nimkit.rules import with_ending
+
+    # Heaps is a view of Position + Rules: the same values, outcomes and winning
+    # moves, which are the options that leave a P-position (asked option by option).
+    for heaps in [*itertools.product(range(5), repeat=2), (1, 2, 3), (2, 4, 6)]:
+        game, position = Heaps(heaps, rules), nk.Position(heaps)
+        values = position.grundy(rules)
+        assert game.grundy() == np.bitwise_xor.reduce(np.array(values, dtype=np.uint64))
+        for misere in (False, True):
+            wins = [g.heaps for g in game.winning_moves(misere=misere)]
+            ended = with_ending(rules, misere)
+            expected = [
+                tuple(position.after(m, ended))
+                for m in position.winning_moves(rules, misere=misere)
+            ]
+            assert wins == expected, (heaps, misere)
+            by_options = [
+                o.heaps
+                for o in game.options()
+                if o.outcome(misere=misere) == nk.Outcome.P
+            ]
+            assert sorted(wins) == sorted(set(by_options)), (heaps, misere)
+            assert game.outcome(misere=misere) == position.outcome(rules, misere=misere)
+
+
+def test_heaps_of_any_size_have_their_winning_moves():
+    # A heap of 10**18 has 10**18 options: the solver finds the winning one directly.
+    big = 10**18
+    assert Heaps([big, big - 5]).winning_moves() == [Heaps([big - 5, big - 5])]
+    limited = nk.Rules(max_take=4)  # each heap worth its size mod 5: 0 and 3
+    assert Heaps([big, 3], limited).winning_moves() == [
+        Heaps([big - 2, 3], limited),
+        Heaps([big, 0], limited),
+    ]

@@ -20,6 +20,8 @@ pub const MAX_OPTIONS: u128 = 10_000_000;
 pub struct HeapsGame {
     rules: Rules,
     memo: Memo<Vec<u64>>,
+    /// The solvers this game's questions used (misère play, winning moves).
+    solvers: solver::Solvers,
 }
 
 impl HeapsGame {
@@ -31,6 +33,7 @@ impl HeapsGame {
         Ok(HeapsGame {
             rules,
             memo: Memo::default(),
+            solvers: solver::Solvers::default(),
         })
     }
 
@@ -66,7 +69,40 @@ impl Game for HeapsGame {
 
     fn misere(&self, p: &Vec<u64>, limits: &Limits) -> Result<Option<Outcome>> {
         let misere = Rules::new(true, self.rules.take_limit().clone())?;
-        solver::outcome(p, &misere, limits.max_positions).map(Some)
+        solver::outcome(p, &misere, limits.max_positions, &self.solvers).map(Some)
+    }
+
+    /// The winning moves from the solver that answers `Position` under `Rules`: one
+    /// solver for both models, and heaps of any size without listing their options.
+    fn options_with(
+        &self,
+        p: &Vec<u64>,
+        outcome: Outcome,
+        misere: bool,
+        limits: &Limits,
+    ) -> Result<Option<Vec<Vec<u64>>>> {
+        if outcome != Outcome::P {
+            return Ok(None);
+        }
+        let ended;
+        let rules = if misere {
+            ended = Rules::new(true, self.rules.take_limit().clone())?;
+            &ended
+        } else {
+            &self.rules
+        };
+        let solver = self.solvers.get(p, rules, limits.max_positions)?;
+        let moves = solver.winning_moves(p)?;
+        Ok(Some(
+            moves
+                .iter()
+                .map(|mv| {
+                    let mut after = p.clone();
+                    apply(&mut after, mv);
+                    after
+                })
+                .collect(),
+        ))
     }
 
     fn loopy(&self, _p: &Vec<u64>, _limits: &Limits) -> Result<Option<bool>> {

@@ -11,7 +11,7 @@ use crate::heap::position::{apply, undo, Move, Position};
 use crate::heap::rules::Rules;
 use crate::heap::HeapRule;
 use crate::play::session::{winner_at_end, Player};
-use crate::solve::solver::{self, Solver};
+use crate::solve::solver::Solver;
 use crate::solve::theory;
 
 /// How a computer player chooses its moves.
@@ -283,7 +283,7 @@ pub fn simulate(
 ) -> crate::base::error::Result<Simulation> {
     // Validates the start and the rules once (searching the box if the rules need it);
     // games then run on plain heap vectors.
-    let solver = solver::shared(start, rules, max_positions)?;
+    let solver = Solver::new(start, rules, max_positions)?;
     let start_won = solver.outcome(start) == Outcome::N;
     let splits = rules.splits();
     // Two random players under rules that never split: the hot path of self-play.

@@ -4,7 +4,7 @@ use crate::base::outcome::Outcome;
 use crate::heap::code::Scan;
 use crate::heap::position::{apply, check_move, undo, Move, Position};
 use crate::heap::rules::Rules;
-use crate::solve::solver::{self, Solver, DEFAULT_MAX_POSITIONS};
+use crate::solve::solver::{Solver, DEFAULT_MAX_POSITIONS};
 
 /// Player 0 or player 1.
 pub type Player = u8;
@@ -55,7 +55,7 @@ impl Session {
             return Err(Error::NoSuchPlayer(first));
         }
         Ok(Session {
-            solver: solver::shared(&start, &rules, max_positions)?,
+            solver: Solver::new(&start, &rules, max_positions)?,
             heaps: start.clone(),
             start: Position::new(start),
             first,

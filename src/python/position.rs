@@ -9,7 +9,7 @@ use super::moves::{py_moves, PyMove};
 use super::rules::PyRules;
 use crate::heap::position::{check_move, Position};
 use crate::heap::rules::Rules;
-use crate::solve::solver::{self, DEFAULT_MAX_POSITIONS};
+use crate::solve::solver::{self, Solvers, DEFAULT_MAX_POSITIONS};
 use crate::solve::theory;
 
 /// ``Position.moves`` refuses to build a list longer than this.
@@ -38,28 +38,29 @@ impl PyPosition {
 fn with_ending<T, E: Into<PyErr>>(
     rules: Option<&Bound<'_, PyAny>>,
     misere: Option<bool>,
-    f: impl FnOnce(&Rules) -> Result<T, E>,
+    f: impl FnOnce(&Rules, &Solvers) -> Result<T, E>,
 ) -> PyResult<T> {
-    with_rules(rules, |r| match misere {
+    with_rules(rules, |r, solvers| match misere {
         Some(m) if m != r.is_misere() => {
             let ended = Rules::new(m, r.take_limit().clone()).map_err(PyErr::from)?;
-            f(&ended).map_err(Into::into)
+            f(&ended, solvers).map_err(Into::into)
         }
-        _ => f(r).map_err(Into::into),
+        _ => f(r, solvers).map_err(Into::into),
     })
 }
 
+/// `f` of the rules given (with the solvers of the questions asked under them), or
+/// of plain Nim.
 fn with_rules<T, E: Into<PyErr>>(
     rules: Option<&Bound<'_, PyAny>>,
-    f: impl FnOnce(&Rules) -> Result<T, E>,
+    f: impl FnOnce(&Rules, &Solvers) -> Result<T, E>,
 ) -> PyResult<T> {
     let found = match rules.filter(|rules| !rules.is_none()) {
-        None => f(&Rules::normal()),
-        Some(rules) => f(rules
-            .cast::<PyRules>()
-            .map_err(|_| not_rules(rules))?
-            .get()
-            .rules()),
+        None => f(&Rules::normal(), &Solvers::default()),
+        Some(rules) => {
+            let rules = rules.cast::<PyRules>().map_err(|_| not_rules(rules))?.get();
+            f(rules.rules(), rules.solvers())
+        }
     };
     found.map_err(Into::into)
 }
@@ -102,14 +103,14 @@ impl PyPosition {
         py: Python<'py>,
         rules: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let values = with_rules(rules, |r| theory::grundy_values(self.heaps(), r))?;
+        let values = with_rules(rules, |r, _| theory::grundy_values(self.heaps(), r))?;
         PyTuple::new(py, values)
     }
 
     /// XOR of the Grundy values.
     #[pyo3(signature = (rules = None))]
     fn nim_sum(&self, rules: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-        with_rules(rules, |r| theory::nim_sum(self.heaps(), r))
+        with_rules(rules, |r, _| theory::nim_sum(self.heaps(), r))
     }
 
     /// Outcome.P if the player to move loses against perfect play, else Outcome.N.
@@ -127,8 +128,8 @@ impl PyPosition {
         misere: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let max_positions = max_positions.0;
-        let outcome = with_ending(rules, misere, |r| {
-            py.detach(|| solver::outcome(self.heaps(), r, max_positions))
+        let outcome = with_ending(rules, misere, |r, solvers| {
+            py.detach(|| solver::outcome(self.heaps(), r, max_positions, solvers))
         })?;
         py_outcome(py, outcome)
     }
@@ -148,9 +149,10 @@ impl PyPosition {
     ) -> PyResult<Vec<PyMove>> {
         let max_positions = max_positions.0;
         let heaps = self.heaps();
-        let moves = with_ending(rules, misere, |r| {
+        let moves = with_ending(rules, misere, |r, solvers| {
             py.detach(|| {
-                solver::shared(heaps, r, max_positions).and_then(|s| s.winning_moves(heaps))
+                let solver = solvers.get(heaps, r, max_positions)?;
+                solver.winning_moves(heaps)
             })
         })?;
         Ok(py_moves(moves))
@@ -171,8 +173,8 @@ impl PyPosition {
     ) -> PyResult<u32> {
         let max_positions = max_positions.0;
         let heaps = self.heaps();
-        with_ending(rules, misere, |r| {
-            py.detach(|| solver::remoteness(heaps, r, max_positions))
+        with_ending(rules, misere, |r, solvers| {
+            py.detach(|| solver::remoteness(heaps, r, max_positions, solvers))
         })
     }
 
@@ -188,7 +190,7 @@ impl PyPosition {
         limit: Option<UInt>,
     ) -> PyResult<Vec<PyMove>> {
         let limit = limit.map(|v| v.0);
-        with_rules(rules, |r| {
+        with_rules(rules, |r, _| {
             let count = self.0.count_moves(r)?;
             let listed = match limit {
                 Some(limit) => limit.min(MAX_LISTED_MOVES),
@@ -207,7 +209,7 @@ impl PyPosition {
     /// How many legal moves there are (counted, not listed).
     #[pyo3(signature = (rules = None))]
     fn count_moves(&self, rules: Option<&Bound<'_, PyAny>>) -> PyResult<u128> {
-        with_rules(rules, |r| self.0.count_moves(r))
+        with_rules(rules, |r, _| self.0.count_moves(r))
     }
 
     /// Whether ``move`` may be played here under ``rules``.
@@ -227,7 +229,7 @@ impl PyPosition {
         #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<String>> {
-        with_rules(rules, |r| {
+        with_rules(rules, |r, _| {
             r.check_heaps(self.heaps().len())?;
             Ok::<_, crate::base::error::Error>(
                 check_move(self.heaps(), r#move, r)
@@ -247,7 +249,7 @@ impl PyPosition {
         #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        Ok(PyPosition(with_rules(rules, |r| self.0.after(r#move, r))?))
+        Ok(PyPosition(with_rules(rules, |r, _| self.0.after(r#move, r))?))
     }
 
     fn __len__(&self) -> usize {

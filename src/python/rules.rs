@@ -12,23 +12,36 @@ use super::convert;
 use super::subtraction::PySubtractionGame;
 use crate::heap::rules::{Rules, TakeLimit};
 use crate::heap::HeapRule;
+use crate::solve::solver::Solvers;
 
 /// Normal or misère play and the heap rule, validated. ``nimkit.Rules`` subclasses it
 /// with the keyword constructor and the display.
 #[pyclass(name = "Rules", module = "nimkit._core", frozen, subclass, eq, hash)]
 #[derive(PartialEq, Hash)]
-pub struct PyRules(Rules);
+pub struct PyRules {
+    rules: Rules,
+    /// The searches questions asked under these rules made (equal whatever they hold).
+    solvers: Solvers,
+}
 
 impl From<Rules> for PyRules {
     fn from(rules: Rules) -> Self {
-        PyRules(rules)
+        PyRules {
+            rules,
+            solvers: Solvers::default(),
+        }
     }
 }
 
 impl PyRules {
     /// The core rules.
     pub fn rules(&self) -> &Rules {
-        &self.0
+        &self.rules
+    }
+
+    /// The recent solvers of questions asked under these rules.
+    pub fn solvers(&self) -> &Solvers {
+        &self.solvers
     }
 }
 
@@ -39,20 +52,20 @@ impl PyRules {
     /// (or None) per heap.
     #[new]
     fn new(misere: bool, take_rule: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyRules(rules(misere, take_rule)?))
+        Ok(PyRules::from(rules(misere, take_rule)?))
     }
 
     /// True when taking the last object loses (the player who cannot move wins).
     #[getter]
     fn misere(&self) -> bool {
-        self.0.is_misere()
+        self.rules.is_misere()
     }
 
     /// The heap rule as given, normalised: None, an int, a SubtractionGame, a
     /// TakeAndBreak, or a tuple of those (or None) per heap.
     #[getter]
     fn take_rule<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        take_limit_to_py(py, self.0.take_limit())
+        take_limit_to_py(py, self.rules.take_limit())
     }
 
     /// Whether outcomes follow from Grundy values: always in normal play, and in
@@ -60,13 +73,13 @@ impl PyRules {
     /// take-and-break code. Without a closed form, outcomes come from exact search.
     #[getter]
     fn has_closed_form(&self) -> bool {
-        self.0.has_closed_form()
+        self.rules.has_closed_form()
     }
 
     /// Whether a move may split a heap (positions then change their heap count).
     #[getter]
     fn splits(&self) -> bool {
-        self.0.splits()
+        self.rules.splits()
     }
 }
 

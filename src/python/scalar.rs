@@ -10,7 +10,6 @@ use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::base::outcome::Outcome;
 use crate::search;
-use crate::solve::solver;
 use crate::solve::theory::Method;
 
 /// Validate heap sizes; return them as a tuple of ints.
@@ -39,9 +38,10 @@ pub fn analyse(
     max_positions: UInt,
 ) -> PyResult<Analysed> {
     let max_positions = max_positions.0;
-    let (heaps, rules) = (position.get().heaps(), rules.get().rules());
+    let (heaps, rules) = (position.get().heaps(), rules.get());
     let (a, complete) = py.detach(|| {
-        solver::shared(heaps, rules, max_positions).and_then(|s| s.analyse_listing(heaps))
+        let solver = rules.solvers().get(heaps, rules.rules(), max_positions)?;
+        solver.analyse_listing(heaps)
     })?;
     let method = match a.method {
         Method::ClosedForm => "closed form",

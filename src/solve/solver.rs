@@ -144,7 +144,12 @@ struct Remoteness {
 
 /// The outcome of one position: the closed forms, else a solver for it as the start.
 /// Unlike a `Solver`, looks for no winning move, so any heap the rules reach will do.
-pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outcome> {
+pub fn outcome(
+    heaps: &[u64],
+    rules: &Rules,
+    max_positions: u64,
+    solvers: &Solvers,
+) -> Result<Outcome> {
     if rules.has_closed_form() {
         return theory::outcome(heaps, rules);
     }
@@ -152,7 +157,7 @@ pub fn outcome(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Outco
     if let Some(outcome) = by_quotient(heaps, rules, big)? {
         return Ok(outcome);
     }
-    match shared(heaps, rules, max_positions) {
+    match solvers.get(heaps, rules, max_positions) {
         Ok(solver) => Ok(solver.outcome(heaps)),
         Err(
             err @ (Error::MultisetSearchTooLarge { .. }
@@ -196,8 +201,13 @@ fn without_quotient(search: Error, heaps: &[u64], rules: &Rules) -> Error {
 
 /// The remoteness of one position: from a recent solver that covers it, or, when
 /// that solver's box is too large for a remoteness table, from a solver of its own.
-pub fn remoteness(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<u32> {
-    let solver = shared(heaps, rules, max_positions)?;
+pub fn remoteness(
+    heaps: &[u64],
+    rules: &Rules,
+    max_positions: u64,
+    solvers: &Solvers,
+) -> Result<u32> {
+    let solver = solvers.get(heaps, rules, max_positions)?;
     match solver.remoteness(heaps) {
         Err(Error::RemotenessTooLarge { .. } | Error::BoxTooManyMoves { .. })
             if solver.start != heaps =>
@@ -245,45 +255,61 @@ fn misere_code(rules: &Rules) -> Result<Option<Arc<TakeAndBreak>>> {
     }
 }
 
-/// How many recent solvers `shared` keeps (each may hold a table of up to
+/// How many recent solvers a `Solvers` keeps (each may hold a table of up to
 /// `max_positions` positions).
 const RECENT_SOLVERS: usize = 4;
 
-/// The solvers `shared` built last, most recent first.
-static RECENT: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+/// The last few solvers built for an owner's questions, most recent first: a Python
+/// `Rules` object, a game of heaps. The questions a user asks about one game, its
+/// moves and the positions after them, then cost one search. Clones of a solver share
+/// its tables. Two are always equal: rules compare by what they say, not by what
+/// they have solved.
+#[derive(Debug, Default)]
+pub struct Solvers(Mutex<Vec<Solver>>);
 
-/// A solver whose positions include `heaps`: one of the last few built, when its
-/// rules are these and its search covers `heaps` (so the questions a user asks about
-/// one game, its moves and the positions after them, cost one search), else a new one
-/// with `heaps` as the start. Clones share their tables.
-pub fn shared(heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Solver> {
-    if let Some(solver) = recent(heaps, rules, max_positions) {
-        return Ok(solver);
+impl PartialEq for Solvers {
+    fn eq(&self, _: &Self) -> bool {
+        true
     }
-    // Searched without the lock, so that other threads are not held up meanwhile.
-    let solver = Solver::new(heaps, rules, max_positions)?;
-    let mut solvers = lock_recent();
-    solvers.truncate(RECENT_SOLVERS - 1);
-    solvers.insert(0, solver.clone());
-    Ok(solver)
 }
 
-/// A recent solver that answers for `heaps`, moved to the front.
-fn recent(heaps: &[u64], rules: &Rules, max_positions: u64) -> Option<Solver> {
-    let mut solvers = lock_recent();
-    let i = solvers
-        .iter()
-        .position(|s| s.max_positions >= max_positions && s.rules == *rules && s.covers(heaps))?;
-    let solver = solvers.remove(i);
-    solvers.insert(0, solver.clone());
-    Some(solver)
+impl Eq for Solvers {}
+
+impl std::hash::Hash for Solvers {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-fn lock_recent() -> std::sync::MutexGuard<'static, Vec<Solver>> {
-    // A panic elsewhere cannot leave the list inconsistent: keep using it.
-    RECENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+impl Solvers {
+    /// A solver whose positions include `heaps`: one of the last few built, when its
+    /// rules are these and its search covers `heaps`, else a new one with `heaps` as
+    /// the start.
+    pub fn get(&self, heaps: &[u64], rules: &Rules, max_positions: u64) -> Result<Solver> {
+        if let Some(solver) = self.recent(heaps, rules, max_positions) {
+            return Ok(solver);
+        }
+        // Searched without the lock, so that other threads are not held up meanwhile.
+        let solver = Solver::new(heaps, rules, max_positions)?;
+        let mut solvers = self.lock();
+        solvers.truncate(RECENT_SOLVERS - 1);
+        solvers.insert(0, solver.clone());
+        Ok(solver)
+    }
+
+    /// A recent solver that answers for `heaps`, moved to the front.
+    fn recent(&self, heaps: &[u64], rules: &Rules, max_positions: u64) -> Option<Solver> {
+        let mut solvers = self.lock();
+        let i = solvers.iter().position(|s| {
+            s.max_positions >= max_positions && s.rules == *rules && s.covers(heaps)
+        })?;
+        let solver = solvers.remove(i);
+        solvers.insert(0, solver.clone());
+        Some(solver)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Solver>> {
+        // A panic elsewhere cannot leave the list inconsistent: keep using it.
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 impl Solver {
