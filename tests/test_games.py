@@ -405,12 +405,13 @@ def test_a_family_that_keeps_a_python_function_says_it_cannot_pickle():
 def test_native_game_names_the_families_and_the_arguments():
     from nimkit import _core
 
-    with pytest.raises(ValueError, match='no native family "chess"; the families are wythoff'):
-        _core.native_game("chess")
+    families = 'no native family "chess"; the families are heaps, sum, wythoff'
+    with pytest.raises(ValueError, match=families):
+        _core.native_game("chess", ())
     with pytest.raises(TypeError, match="argument 'k': the argument must be an integer"):
-        _core.native_game("moore", [1], "2")
+        _core.native_game("moore", ([1], "2"))
     with pytest.raises(TypeError, match="takes 2 arguments, not 3"):
-        _core.native_game("wythoff", 1, 2, 3)
+        _core.native_game("wythoff", (1, 2, 3))
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ class Wythoff(ImpartialGame):
     family = "wythoff"
 
     def __init__(self, a: SupportsIndex, b: SupportsIndex) -> None:
-        object.__setattr__(self, "_native", _core.native_game("wythoff", a, b))
+        object.__setattr__(self, "_native", _core.native_game("wythoff", (a, b)))
 
     @property
     def heaps(self) -> tuple[int, int]:
@@ -96,7 +96,7 @@ class StaircaseNim(ImpartialGame):
     family = "staircase"
 
     def __init__(self, coins: Iterable[SupportsIndex]) -> None:
-        object.__setattr__(self, "_native", _core.native_game("staircase", coins))
+        object.__setattr__(self, "_native", _core.native_game("staircase", (coins,)))
 
     @property
     def coins(self) -> tuple[int, ...]:
@@ -146,7 +146,7 @@ class MooreNim(ImpartialGame):
     family = "moore"
 
     def __init__(self, heaps: Iterable[SupportsIndex], k: SupportsIndex) -> None:
-        object.__setattr__(self, "_native", _core.native_game("moore", heaps, k))
+        object.__setattr__(self, "_native", _core.native_game("moore", (heaps, k)))
 
     @property
     def heaps(self) -> tuple[int, ...]:

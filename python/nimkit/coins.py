@@ -51,7 +51,7 @@ class CoinTurning(ImpartialGame):
     def __init__(self, rule: str, coins: Iterable[SupportsIndex]) -> None:
         if not isinstance(rule, str):
             raise TypeError(f"rule must be one of {', '.join(RULES)}, not {rule!r}")
-        object.__setattr__(self, "_native", _core.native_game("coins", rule, coins))
+        object.__setattr__(self, "_native", _core.native_game("coins", (rule, coins)))
 
     @property
     def rule(self) -> str:
@@ -117,7 +117,7 @@ class TurningCorners(ImpartialGame):
     family = "corners"
 
     def __init__(self, rows: Iterable[Iterable[SupportsIndex]]) -> None:
-        object.__setattr__(self, "_native", _core.native_game("corners", list(rows)))
+        object.__setattr__(self, "_native", _core.native_game("corners", (list(rows),)))
 
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:

@@ -266,7 +266,7 @@ class Heaps(ImpartialGame):
     def __init__(
         self, heaps: Position | Iterable[SupportsIndex], rules: Rules | None = None
     ) -> None:
-        native = _core.native_game("heaps", heaps, rules_or_default(rules))
+        native = _core.native_game("heaps", (heaps, rules_or_default(rules)))
         object.__setattr__(self, "_native", native)
 
     @property
@@ -378,7 +378,7 @@ class Impartial(ImpartialGame):
                 f"a state must be hashable (an int, a tuple, a frozenset, ...), not "
                 f"{type(state).__name__}: {state!r}"
             ) from None
-        object.__setattr__(self, "_native", _core.native_game("defined", state, options))
+        object.__setattr__(self, "_native", _core.native_game("defined", (state, options)))
 
     @property
     def state(self) -> Any:
@@ -510,7 +510,7 @@ class Sum(ImpartialGame):
         for part in parts:
             if not isinstance(part, ImpartialGame):
                 raise TypeError(f"a sum adds games, not {type(part).__name__}")
-        native = _core.native_game("sum", [p._native for p in parts])
+        native = _core.native_game("sum", ([p._native for p in parts],))
         object.__setattr__(self, "_native", native)
 
     @property

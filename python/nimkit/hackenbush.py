@@ -66,10 +66,12 @@ class GreenHackenbush(ImpartialGame):
         pairs = np.array([(number[u], number[v]) for u, v in ends], dtype=np.uint64)
         native = _core.native_game(
             "hackenbush",
-            len(nodes),
-            pairs.reshape(-1, 2),
-            [number[g] for g in grounded],
-            _Names(names, ends, grounded),
+            (
+                len(nodes),
+                pairs.reshape(-1, 2),
+                [number[g] for g in grounded],
+                _Names(names, ends, grounded),
+            ),
         )
         object.__setattr__(self, "_native", native)
 

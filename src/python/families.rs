@@ -1,4 +1,4 @@
-//! The native families' constructors: one line each. `native_game(family, *args)`
+//! The native families' constructors: one line each. `native_game(family, args)`
 //! makes a game of any of them from the arguments its Python class passes; the class
 //! (`python/nimkit/`) adds the docstring, the display and the typed signature, and
 //! the protocol (`NativeGame`: options, values, outcomes, equality, hashing) is the
@@ -37,9 +37,9 @@ macro_rules! native_families {
         /// The families `native_game` makes, by name.
         pub const NATIVE_FAMILIES: &[&str] = &[$($family),*];
 
-        /// A game of the native family `family` from its constructor's arguments.
+        /// A game of the native family `family` from its constructor's arguments (a
+        /// tuple: no varargs to pack on each call).
         #[pyfunction]
-        #[pyo3(signature = (family, *args))]
         pub fn native_game(
             py: Python<'_>,
             family: &str,
@@ -66,6 +66,16 @@ macro_rules! native_families {
 }
 
 native_families! {
+    // The most asked first: the match tries the names in this order.
+    "heaps" => |_py, heaps: Bound<'_, PyAny>, rules: Bound<'_, PyRules>| {
+        let heaps = convert::heaps(&heaps)?;
+        let rules = rules.get().rules().clone();
+        rules.check_position(&heaps)?;
+        at(HeapsGame::new(rules)?, heaps)
+    };
+    "sum" => |_py, parts: Vec<PyRef<'_, PyNativeGame>>| {
+        Arc::new(SumGame::of(parts.iter().map(|p| Arc::clone(&p.0))))
+    };
     "wythoff" => |_py, a: UInt, b: UInt| at(Wythoff::default(), (a.0, b.0));
     "staircase" => |_py, coins: Bound<'_, PyAny>| {
         let coins = convert::uints(&coins, "coins", "step")?;
@@ -79,15 +89,6 @@ native_families! {
     "corners" => |_py, rows: Vec<Bound<'_, PyAny>>| at(Corners::default(), board(&rows)?);
     "hackenbush" => |py, nodes: UInt<usize>, edges: PyReadonlyArray2<'_, u64>, ground: Vec<UInt<u32>>, names: Py<PyAny>| {
         hackenbush(py, nodes.0, &edges, &ground, names)?
-    };
-    "heaps" => |_py, heaps: Bound<'_, PyAny>, rules: PyRef<'_, PyRules>| {
-        let heaps = convert::heaps(&heaps)?;
-        let rules = rules.rules().clone();
-        rules.check_position(&heaps)?;
-        at(HeapsGame::new(rules)?, heaps)
-    };
-    "sum" => |_py, parts: Vec<PyRef<'_, PyNativeGame>>| {
-        Arc::new(SumGame::of(parts.iter().map(|p| Arc::clone(&p.0))))
     };
     "defined" => |py, state: Bound<'_, PyAny>, options: Option<Py<PyAny>>| {
         defined_game(py, &state, options)?.0
@@ -104,7 +105,7 @@ struct Arguments<'a, 'py> {
 impl<'py> Arguments<'_, 'py> {
     /// The next argument as a `T`; a TypeError names the argument, as pyo3 does.
     fn take<T: FromPyObjectOwned<'py>>(&mut self, name: &str) -> PyResult<T> {
-        let item = self.args.get_item(self.next).map_err(|_| {
+        let item = self.args.get_borrowed_item(self.next).map_err(|_| {
             PyTypeError::new_err(format!(
                 "the {} family needs an argument {name:?}",
                 self.family

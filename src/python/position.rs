@@ -249,7 +249,9 @@ impl PyPosition {
         #[pyo3(from_py_with = PyMove::of)] r#move: crate::heap::position::Move,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        Ok(PyPosition(with_rules(rules, |r, _| self.0.after(r#move, r))?))
+        Ok(PyPosition(with_rules(rules, |r, _| {
+            self.0.after(r#move, r)
+        })?))
     }
 
     fn __len__(&self) -> usize {

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use std::sync::Arc;
 
 use super::rules::PyRules;
+use crate::base::alloc;
 use crate::batch::board::{Board, Policy};
 use crate::batch::envs::{Envs, First, Start, Stepped as Step};
 use crate::batch::learn::{self, Ranked, Verdict};
@@ -120,7 +121,7 @@ impl PyBoard {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<(Array1<'py, bool>, Array1<'py, bool>)> {
         let n = rows_of(&rows, self.0.heaps())?;
-        let mut verdicts = vec![Verdict::Illegal; n];
+        let mut verdicts = alloc::filled(n, Verdict::Illegal)?;
         let rows = slice(&rows, "positions")?;
         let actions = actions.as_slice()?;
         py.detach(|| learn::judge(&self.0, rows, actions, &mut verdicts))?;
@@ -145,7 +146,7 @@ impl PyBoard {
         k: usize,
     ) -> PyResult<RankArrays<'py>> {
         let n = rows_of(&rows, self.0.heaps())?;
-        let mut ranked = vec![Ranked::default(); n];
+        let mut ranked = alloc::filled(n, Ranked::default())?;
         let (rows, scores) = (slice(&rows, "positions")?, slice(&scores, "scores")?);
         py.detach(|| learn::rank(&self.0, rows, scores, k, &mut ranked))?;
         let column = |f: fn(&Ranked) -> u32| PyArray1::from_iter(py, ranked.iter().map(f));
@@ -286,7 +287,7 @@ impl PyEnvs {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
         let (n, a) = (self.0.count(), self.0.board().actions());
-        let mut out = vec![Step::default(); n];
+        let mut out = alloc::filled(n, Step::default())?;
         let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
         let p = PyArray1::<bool>::zeros(py, n, false);
         {

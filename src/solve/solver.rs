@@ -308,7 +308,9 @@ impl Solvers {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Solver>> {
         // A panic elsewhere cannot leave the list inconsistent: keep using it.
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
