@@ -358,3 +358,35 @@ def test_every_picture_has_a_public_svg():
         assert svg.startswith("<svg"), type(thing)
         assert svg.rstrip().endswith("</svg>"), type(thing)
         assert thing._repr_svg_() == svg
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [nk.Rules(), nk.Rules(max_take=2), nk.Rules(code="0.77"), nk.Rules(code="4!.0")],
+    ids=repr,
+)
+def test_game_graph_edges_are_the_moves(rules):
+    # The core's explorer gives positions; each edge's move is read back from the two
+    # and must be the move that joins them (splits included).
+    from nimkit.graph import _move_between
+
+    for heaps in [(5,), (3, 4), (1, 2, 6)]:
+        start = nk.Position(heaps)
+        for move in start.moves(rules):
+            assert _move_between(start, start.after(move, rules)) == move
+    graph = nk.game_graph([2, 5], rules, symmetric=False)
+    for a, b, edge in graph.edges(data=True):
+        into = tuple(map(int, edge["into"].split())) if "into" in edge else None
+        assert a.after(nk.Move(edge["heap"], edge["take"], into), rules) == b
+
+
+def test_one_name_for_the_graph_of_heaps_and_of_games():
+    game = nk.Impartial(4, lambda n: [n - t for t in (1, 2) if t <= n])
+    graph = nk.game_graph(game)
+    assert sorted(graph.nodes[n]["value"] for n in graph.nodes) == [0, 0, 1, 1, 2]
+    with pytest.warns(DeprecationWarning, match="is nimkit.game_graph"):
+        old = nk.graph_of(game)
+    assert set(old.nodes) == set(graph.nodes)
+    assert set(old.edges) == set(graph.edges)
+    with pytest.raises(TypeError, match="a game has its own rules"):
+        nk.game_graph(game, nk.Rules())

@@ -79,7 +79,7 @@ def draw(
     if len(nodes) > MAX_NODES:
         raise ValueError(
             f"the game graph has {len(nodes)} positions, more than the {MAX_NODES} a "
-            "readable picture holds: start smaller, or draw nimkit.graph_of(game) with "
+            "readable picture holds: start smaller, or draw nimkit.game_graph(game) with "
             "networkx"
         )
     successors: dict[Any, list[Any]] = {n: [] for n in nodes}

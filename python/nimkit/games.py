@@ -23,7 +23,6 @@ from typing import Any, ClassVar, SupportsIndex, TypeVar
 import numpy as np
 
 from . import _core
-from ._extras import require
 from .position import Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
@@ -590,26 +589,24 @@ def kernel(graph: Any) -> set[Any]:
 
 
 def graph_of(game: ImpartialGame, max_positions: int = 10_000) -> Any:
-    """A networkx DiGraph of every position ``game`` reaches (the ``graph`` extra):
-    the nodes are games, carrying ``value`` (the Grundy value, or ∞(K) as text),
-    ``outcome`` ("P", "N" or "D") and ``label`` (the position in words); an edge per
-    move. Attributes are plain strings and ints, so ``nx.write_graphml`` can save it.
+    """Deprecated: the old name of ``nimkit.game_graph(game, max_nodes=...)``, the
+    one function for the graphs of heaps and of games; it warns (DeprecationWarning)
+    and gives the same graph.
 
-    >>> graph = graph_of(Heaps([2]))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     graph = graph_of(Heaps([2]))
     >>> sorted(graph.nodes[n]["value"] for n in graph.nodes)
     [0, 1, 2]
     """
-    nx = require("networkx", "graph")
-    edges, natives = game._native.explore(max_positions)
-    nodes = [ImpartialGame._of(n) for n in natives]
-    graph = nx.DiGraph()
-    for node in nodes:
-        value = node.grundy(max_positions)
-        graph.add_node(
-            node,
-            value=value if isinstance(value, int) else str(value),
-            outcome=node.outcome(max_positions=max_positions).value,
-            label=node._label(),
-        )
-    graph.add_edges_from((nodes[a], nodes[b]) for a, b in edges)
-    return graph
+    import warnings
+
+    from .graph import game_graph
+
+    warnings.warn(
+        "nimkit.graph_of(game) is nimkit.game_graph(game, max_nodes=...) now",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return game_graph(game, max_nodes=max_positions)

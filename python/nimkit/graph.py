@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
@@ -15,13 +16,20 @@ if TYPE_CHECKING:
 
 
 def game_graph(
-    position: Position | Iterable[SupportsIndex],
+    position: Position | Iterable[SupportsIndex] | ImpartialGame,
     rules: Rules | None = None,
     symmetric: bool = True,
     max_nodes: int = 100_000,
 ) -> Any:
-    """A networkx DiGraph of every position reachable from ``position``, an edge per
-    move. Nodes are Positions carrying ``outcome`` ("P" or "N", equal to
+    """A networkx DiGraph of every position reachable from ``position`` (the ``graph``
+    extra), an edge per move, walked by the core's explorer.
+
+    Of a game (an ``ImpartialGame``: a sum, a game you define, a directed graph, a
+    classical game): the nodes are games, carrying ``value`` (the Grundy value, or
+    ∞(K) as text), ``outcome`` ("P", "N" or "D") and ``label`` (the position in
+    words); ``rules`` and ``symmetric`` do not apply.
+
+    Of heaps under ``rules``: the nodes are Positions carrying ``outcome`` ("P" or "N", equal to
     ``Outcome.P`` and ``Outcome.N``), ``nim_sum`` and ``objects``; edges carry the
     move: ``move`` (in words), ``heap`` (numbered in the node's own order), ``take``
     and, for a split, ``into`` (the sizes left, space-separated). Attributes are plain
@@ -38,41 +46,90 @@ def game_graph(
     'take 1 from heap 1'
     """
     nx = require("networkx", "graph")
+    from .games import Heaps, ImpartialGame
+    from .rules import with_ending
+
+    if isinstance(position, ImpartialGame):
+        if rules is not None:
+            raise TypeError("a game has its own rules: game_graph(game)")
+        return _graph_of_game(nx, position, max_nodes)
     rules = rules_or_default(rules)
     start = position if isinstance(position, Position) else Position(position)
     if symmetric and (isinstance(rules.max_take, tuple) or isinstance(rules.take, tuple)):
         raise ValueError("symmetric=True needs the same take rule on every heap")
-    key = (lambda p: Position(sorted(p))) if symmetric else (lambda p: p)
+    # The core's explorer walks the positions in play order (the moves are the same
+    # in either ending); with symmetric, the orders of one multiset are one node.
+    limit = max_nodes * (math.factorial(len(start)) if symmetric else 1)
+    try:
+        edges, natives = Heaps(start, with_ending(rules, False))._native.explore(
+            max(max_nodes, min(limit, _MOST_EXPLORED))
+        )
+    except ValueError:
+        raise _too_large(start, max_nodes) from None
+    reached = [Position(native.heaps()) for native in natives]
+    nodes = [Position(sorted(p)) for p in reached] if symmetric else reached
+    if len(set(nodes)) > max_nodes:
+        raise _too_large(start, max_nodes)
     graph = nx.DiGraph()
-    # Each node as the game reaches it (heaps in play order), so that every outcome
-    # comes from the one search the core keeps for the start.
-    reached = {key(start): start}
-    graph.add_node(key(start))
-    frontier = [start]
-    while frontier:
-        current = frontier.pop()
-        node = key(current)
-        for move in current.moves(rules):
-            after = current.after(move, rules)
-            child = key(after)
-            if child not in graph:
-                if graph.number_of_nodes() >= max_nodes:
-                    raise ValueError(
-                        f"the game graph of {start} has more than {max_nodes} positions; "
-                        "raise max_nodes or start smaller"
-                    )
-                graph.add_node(child)
-                reached[child] = after
-                frontier.append(after)
-            if not graph.has_edge(node, child):
-                graph.add_edge(node, child, **_edge(move, current, node))
+    graph.add_nodes_from(nodes)
+    for a, b in edges:
+        if not graph.has_edge(nodes[a], nodes[b]):
+            move = _move_between(reached[a], reached[b])
+            graph.add_edge(nodes[a], nodes[b], **_edge(move, reached[a], nodes[a]))
+    first: dict[Position, Position] = {}
+    for node, played in zip(nodes, reached, strict=True):
+        first.setdefault(node, played)
     for node in graph.nodes:
         graph.nodes[node].update(
-            outcome=reached[node].outcome(rules).value,
+            outcome=first[node].outcome(rules).value,
             nim_sum=node.nim_sum(rules),
             objects=sum(node),
         )
     return graph
+
+
+def _graph_of_game(nx: Any, game: ImpartialGame, max_positions: int) -> Any:
+    """The state graph of any game, its nodes the games with their value, outcome and
+    label."""
+    from .games import ImpartialGame
+
+    edges, natives = game._native.explore(max_positions)
+    nodes = [ImpartialGame._of(n) for n in natives]
+    graph = nx.DiGraph()
+    for node in nodes:
+        value = node.grundy(max_positions)
+        graph.add_node(
+            node,
+            value=value if isinstance(value, int) else str(value),
+            outcome=node.outcome(max_positions=max_positions).value,
+            label=node._label(),
+        )
+    graph.add_edges_from((nodes[a], nodes[b]) for a, b in edges)
+    return graph
+
+
+#: The most ordered positions explored for a symmetric graph (its nodes are fewer).
+_MOST_EXPLORED = 1 << 22
+
+
+def _too_large(start: Position, max_nodes: int) -> ValueError:
+    return ValueError(
+        f"the game graph of {start} has more than {max_nodes} positions; "
+        "raise max_nodes or start smaller"
+    )
+
+
+def _move_between(before: Position, after: Position) -> Move:
+    """The move that turns ``before`` into ``after``, both in play order as the core's
+    explorer gives them: the first heap that differs, what it lost, and for a split
+    the parts that stand in its place."""
+    # after is at least as long: a split puts its parts in place of the heap.
+    heap = next(i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b)
+    extra = len(after) - len(before)
+    if extra == 0:
+        return Move(heap, before[heap] - after[heap])
+    parts = tuple(after[heap : heap + extra + 1])
+    return Move(heap, before[heap] - sum(parts), parts)
 
 
 def _edge(move: Move, reached: Position, node: Position) -> dict[str, Any]:
@@ -106,7 +163,7 @@ def draw_game_graph(
     """
     from . import svg as draw
     from ._layered import MAX_NODES
-    from .games import ImpartialGame, graph_of
+    from .games import ImpartialGame
 
     if max_nodes > MAX_NODES:
         raise ValueError(f"a picture holds at most {MAX_NODES} positions, not {max_nodes}")
@@ -114,11 +171,11 @@ def draw_game_graph(
         if rules is not None:
             raise TypeError("a game has its own rules: draw_game_graph(game)")
         try:
-            graph = graph_of(position, max_positions=max_nodes)
+            graph = game_graph(position, max_nodes=max_nodes)
         except ValueError:
             raise ValueError(
                 f"the game graph of {position} has more than {max_nodes} positions: start "
-                "smaller, or draw nimkit.graph_of(game) with networkx"
+                "smaller, or draw nimkit.game_graph(game) with networkx"
             ) from None
         nodes = list(graph.nodes)
         labels = {n: graph.nodes[n]["label"] for n in nodes}
