@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyMapping, PyString};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyMapping, PyString};
 
 use crate::base::outcome::Outcome;
 
@@ -73,8 +73,23 @@ pub fn uints(obj: &Bound<'_, PyAny>, what: &str, item: &str) -> PyResult<Vec<u64
     items(obj, what)?
         .iter()
         .enumerate()
-        .map(|(i, value)| uint(value, &format!("{item} {i}")))
+        .map(|(i, value)| match plain(value) {
+            Some(n) => Ok(n),
+            // The item's name is written only for its error: formatting it for every
+            // heap cost more than the conversion.
+            None => uint(value, &format!("{item} {i}")),
+        })
         .collect()
+}
+
+/// An int (exactly: not a bool) in 0..2**64, the common case; `None` for anything
+/// else, which `uint` then refuses or converts with its message.
+fn plain(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    if obj.is_exact_instance_of::<PyInt>() {
+        obj.extract().ok()
+    } else {
+        None
+    }
 }
 
 pub fn items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
