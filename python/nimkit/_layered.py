@@ -14,8 +14,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .svg import FONT, finish_svg
-
 #: Fill and the words of the legend for each outcome.
 COLOURS = {"P": "#f2b33d", "N": "#e8eefb", "D": "#cdb8ee"}
 WORDS = {
@@ -76,6 +74,9 @@ def draw(
 ) -> str:
     """The SVG of a game graph whose start is ``nodes[0]``: ``outcomes`` maps each
     node to "P", "N" or "D"; ``kernel`` marks the P-positions as the kernel."""
+    # Here, not at the top: nimkit.svg, which holds every picture, imports this module.
+    from .svg import FONT, finish_svg
+
     if len(nodes) > MAX_NODES:
         raise ValueError(
             f"the game graph has {len(nodes)} positions, more than the {MAX_NODES} a "

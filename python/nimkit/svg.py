@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import _layered
 from ._text import MAX_LISTED
 
 if TYPE_CHECKING:
@@ -470,18 +471,7 @@ def hackenbush(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
     return finish_svg(svg, width, height)
 
 
-def game_graph(
-    nodes: Sequence[Any],
-    edges: Sequence[tuple[Any, Any]],
-    labels: dict[Any, str],
-    outcomes: dict[Any, str],
-    titles: Sequence[str],
-    kernel: bool,
-) -> str:
-    """A game graph whose start is ``nodes[0]``, in columns by distance from the start
-    (``nimkit._layered`` lays them out): ``outcomes`` maps each node to "P", "N" or
-    "D"; ``kernel`` frames the P-positions as the kernel. ``nimkit.draw_game_graph``
-    gives the arguments for heaps or any game."""
-    from ._layered import draw
-
-    return draw(nodes, edges, labels, outcomes, titles, kernel)
+# A game graph is laid out in columns by distance from the start (nodes, edges,
+# labels, outcomes "P"/"N"/"D", titles, and whether P-positions frame the kernel);
+# nimkit.draw_game_graph gives the arguments for heaps or any game.
+game_graph = _layered.draw
