@@ -325,3 +325,64 @@ fn sums_equal_a_search_of_the_product() {
         assert_eq!(sum.value(&LIMITS).unwrap(), values[0], "trial {trial}");
     }
 }
+
+/// Any game played move by move (`play::any`): against a random player the perfect
+/// player wins every game the start predicts it wins, in both endings, and the
+/// review names exactly the moves that gave a won position away (checked against
+/// the outcomes of the positions before and after).
+#[test]
+fn any_game_in_play_perfect_player_and_review() {
+    use nimkit::error::Error;
+    use nimkit::play::any::Played;
+    use nimkit::players::{ComputerPlayer, Style};
+
+    let mut dice = ComputerPlayer::new(Style::Random, 7);
+    let mut perfect = ComputerPlayer::new(Style::Perfect, 0);
+    for misere in [false, true] {
+        for nim in 0..4 {
+            for sub in 0..8 {
+                let start: GameRef = Arc::new(SumGame::of(vec![
+                    heaps_game(&[nim], HeapRule::Nim),
+                    defined_game(sub),
+                ]));
+                let mut game = Played::new(start, 0, misere).unwrap();
+                let predicted = game.predicted_winner(&LIMITS).unwrap().unwrap();
+                while let Some(option) = if game.to_move() == predicted {
+                    perfect.choose_option(&game, &LIMITS).unwrap()
+                } else {
+                    dice.choose_option(&game, &LIMITS).unwrap()
+                } {
+                    game.push(option).unwrap();
+                }
+                assert_eq!(game.winner().unwrap(), Some(predicted));
+                let mut positions = vec![GameRef::clone(game.start())];
+                positions.extend(game.history().iter().cloned());
+                let given_away: Vec<usize> = (0..game.history().len())
+                    .filter(|&ply| {
+                        let won = |g: &GameRef| g.outcome(misere, &LIMITS).unwrap() == Outcome::N;
+                        won(&positions[ply]) && won(&positions[ply + 1])
+                    })
+                    .collect();
+                let review = game.review(&LIMITS).unwrap();
+                assert_eq!(review.iter().map(|m| m.ply).collect::<Vec<_>>(), given_away);
+                assert!(review.iter().all(|m| m.player != predicted));
+                let end = GameRef::clone(game.position());
+                assert_eq!(game.push(end), Err(Error::GameOver));
+            }
+        }
+    }
+    // Subtraction {1, 3, 4} from 5: 4, 2 and 1 are options, 3 (an option of 4) is not.
+    let mut game = Played::new(defined_game(5), 0, false).unwrap();
+    let four = GameRef::clone(&game.options().unwrap()[0]);
+    let three = GameRef::clone(&four.options().unwrap()[0]);
+    assert_eq!(game.push(three), Err(Error::NotAGameOption));
+    game.push(four).unwrap();
+    assert_eq!(
+        (game.to_move(), game.pop().is_some(), game.pop().is_none()),
+        (1, true, true)
+    );
+    assert_eq!(
+        Played::new(defined_game(1), 2, false).err(),
+        Some(Error::NoSuchPlayer(2))
+    );
+}

@@ -11,7 +11,6 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._protocol_play import Played
 from .games import Heaps, ImpartialGame
 from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules, rules_or_default
@@ -115,7 +114,7 @@ class Game(Generic[P, M]):
             if rules is not None:
                 raise TypeError("a game brings its own rules; give rules only with heaps")
             self._rules = None
-            self._state = Played(position, first, bool(misere), max_positions)
+            self._state = _core.PlayedGame(position._native, first, bool(misere), max_positions)
         else:
             # Heaps or a preset; misere=, where given, sets the rules' ending.
             position, self._rules = position_and_rules(position, rules, misere)
@@ -140,15 +139,20 @@ class Game(Generic[P, M]):
         """Whether the last mover loses."""
         return self._state.misere if self._rules is None else self._rules.misere
 
+    def _out(self, native: Any) -> Any:
+        """A position or move of the native state as the user's object: for heaps it is
+        one already; any other game wraps the core's handle."""
+        return native if self._rules is not None else ImpartialGame._of(native)
+
     @property
     def position(self) -> P:
         """The current position."""
-        position: P = self._state.position()
+        position: P = self._out(self._state.position())
         return position
 
     @property
     def start(self) -> P:
-        start: P = self._state.start()
+        start: P = self._out(self._state.start())
         return start
 
     @property
@@ -162,12 +166,12 @@ class Game(Generic[P, M]):
 
     @property
     def history(self) -> list[M]:
-        return cast("list[M]", self._state.history())
+        return [self._out(move) for move in self._state.history()]
 
     @property
     def legal_moves(self) -> list[M]:
         if self._rules is None:
-            return list(cast("list[M]", self._state.options()))
+            return [self._out(option) for option in self._state.options()]
         return cast("list[M]", self._state.position().moves(self._rules))
 
     @property
@@ -197,19 +201,33 @@ class Game(Generic[P, M]):
     def push(self, move: M) -> None:
         """Play ``move`` (for any game: the option it reaches); IllegalMoveError says
         why it is not allowed."""
-        self._state.push(move)
+        if self._rules is not None:
+            self._state.push(move)
+            return
+        if not isinstance(move, ImpartialGame):
+            raise TypeError(f"a move of {self.start!r} is the game it reaches, not {move!r}")
+        try:
+            self._state.push(move._native)
+        except _core.IllegalMoveError:
+            if self.is_over:
+                raise
+            options = ", ".join(map(str, self.legal_moves)) or "none"
+            raise _core.IllegalMoveError(
+                f"{move} is not an option of {self.position}; the options are {options}"
+            ) from None
 
     def pop(self) -> M:
         """Take back the last move."""
-        last: M | None = self._state.pop()
+        last = self._state.pop()
         if last is None:
             raise IndexError("pop from a game with no moves")
-        return last
+        return cast(M, self._out(last))
 
     def review(self) -> list[Mistake[P, M]]:
         """Every move that turned a won position into a lost one (or a draw)."""
+        out = self._out
         return [
-            Mistake(ply, player, played, before, tuple(better))
+            Mistake(ply, player, out(played), out(before), tuple(map(out, better)))
             for ply, player, played, before, better in self._state.review()
         ]
 
@@ -248,8 +266,8 @@ class Game(Generic[P, M]):
 
     def svg(self) -> str:
         """The game in progress as SVG text: the heaps (or the position's picture)."""
-        if isinstance(self._state, Played):
-            return self._state.position().svg()
+        if self._rules is None:
+            return self._out(self._state.position()).svg()  # type: ignore[no-any-return]
         from . import svg
 
         return svg.game(self)
@@ -304,17 +322,11 @@ class ComputerPlayer:
         self._seed = seed
         seed_bits = seed_value(seed)
         self._engine = _core.Player(style, error_rate, seed_bits)
-        # Any other impartial game: its moves are drawn here, from the same seed.
-        self._rng = random.Random(seed_bits)
 
     def choose(self, game: Game[Any, M]) -> M | None:
         """The player's move in ``game`` (None when the game is over)."""
-        if isinstance(game._state, Played):
-            style, error_rate = self._style
-            chosen: Any = game._state.choose(style, error_rate, self._rng)
-        else:
-            chosen = self._engine.choose(game._state)
-        return cast("M | None", chosen)
+        chosen = self._engine.choose(game._state)
+        return None if chosen is None else cast(M, game._out(chosen))
 
 
 class PerfectPlayer(ComputerPlayer):

@@ -34,6 +34,9 @@ pub enum Error {
     #[error("illegal move: the game is over")]
     GameOver,
 
+    #[error("illegal move: that game is not an option of the position")]
+    NotAGameOption,
+
     #[error("there are two players, 0 and 1; got {0}")]
     NoSuchPlayer(u8),
 
@@ -402,6 +405,7 @@ impl Error {
                 | Error::OverLimit { .. }
                 | Error::NotInSet { .. }
                 | Error::NotAnOption { .. }
+                | Error::NotAGameOption
                 | Error::GameOver
         )
     }

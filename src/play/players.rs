@@ -45,7 +45,7 @@ impl Style {
 #[derive(Debug, Clone)]
 pub struct ComputerPlayer {
     style: Style,
-    rng: Pcg64Mcg,
+    pub(super) rng: Pcg64Mcg,
 }
 
 /// From a lost position, how many moves the perfect player weighs: every legal
@@ -98,7 +98,7 @@ impl ComputerPlayer {
 
     /// Whether this turn's move is a random one.
     #[inline]
-    fn blunders(&mut self) -> bool {
+    pub(super) fn blunders(&mut self) -> bool {
         match self.style {
             Style::Perfect | Style::Fastest => false,
             Style::Random => true,

@@ -31,7 +31,7 @@ pub struct PyNativeGame(pub GameRef);
 /// back: taking it again for every state would cost more than the call), with a
 /// progress bar over the positions a search finds when `progress` (a
 /// `nimkit._progress` counter) is given.
-fn ask<T: Send>(
+pub(super) fn ask<T: Send>(
     py: Python<'_>,
     game: &GameRef,
     max_positions: u64,

@@ -10,6 +10,7 @@ mod games;
 mod moves;
 mod nimber;
 mod play;
+mod played;
 mod position;
 mod progress;
 mod quotient;
@@ -46,6 +47,8 @@ mod core_module {
     use super::nimber::{nim_inverse_array, nim_inverse_int, nim_multiply_array, nim_multiply_int};
     #[pymodule_export]
     use super::play::{simulate, PyGame, PyPlayer};
+    #[pymodule_export]
+    use super::played::PyPlayed;
     #[pymodule_export]
     use super::position::PyPosition;
     #[pymodule_export]

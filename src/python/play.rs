@@ -5,7 +5,9 @@ use pyo3::prelude::*;
 use std::sync::{Mutex, PoisonError};
 
 use super::convert::{self, UInt};
+use super::games::PyNativeGame;
 use super::moves::{py_moves, PyMove};
+use super::played::PyPlayed;
 use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::base::outcome::Outcome;
@@ -134,16 +136,35 @@ impl PyPlayer {
         Ok(PyPlayer(Mutex::new(player)))
     }
 
-    /// The player's move in the game, or None when no move is left.
-    fn choose(&self, py: Python<'_>, game: &PyGame) -> Option<PyMove> {
-        // The fastest style may build the game's remoteness table on first use.
-        let game = &game.0;
-        py.detach(|| {
-            // A panic cannot leave a player half-updated in a way that matters here.
-            let mut player = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            player.choose(game.heaps(), game.solver()).map(PyMove)
-        })
+    /// The player's move in the game (a move of heaps, or the option another game
+    /// moves to), or None when no move is left.
+    fn choose(&self, py: Python<'_>, game: Playing<'_>) -> PyResult<Option<Py<PyAny>>> {
+        // A panic cannot leave a player half-updated in a way that matters here.
+        let player = || self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match game {
+            Playing::Heaps(game) => {
+                // The fastest style may build the game's remoteness table on first use.
+                let game = &game.0;
+                let chosen = py.detach(|| player().choose(game.heaps(), game.solver()));
+                chosen
+                    .map(|mv| Ok(PyMove(mv).into_pyobject(py)?.into_any().unbind()))
+                    .transpose()
+            }
+            Playing::Any(game) => {
+                let chosen = game.ask(py, |game, limits| player().choose_option(game, limits))?;
+                chosen
+                    .map(|option| Ok(PyNativeGame(option).into_pyobject(py)?.into_any().unbind()))
+                    .transpose()
+            }
+        }
     }
+}
+
+/// A game in progress of either kind.
+#[derive(FromPyObject)]
+enum Playing<'py> {
+    Heaps(PyRef<'py, PyGame>),
+    Any(PyRef<'py, PyPlayed>),
 }
 
 /// Wins of each player, game lengths, games each player started won.
