@@ -57,3 +57,19 @@ Move = _core.Move
 #: ``Position``: heap sizes, validated once, at construction (a native class).
 Position = _core.Position
 Sequence.register(Position)
+
+
+def _position_svg(self: Position) -> str:
+    """The heaps as a picture: SVG text (what a notebook shows).
+
+    >>> Position([1, 2]).svg()[:4]
+    '<svg'
+    """
+    from . import svg
+
+    return svg.position(self)
+
+
+# The class is native; its pictures are drawn here, as every other picture is.
+Position.svg = _position_svg  # type: ignore[method-assign]
+Position._repr_svg_ = _position_svg  # type: ignore[method-assign]

@@ -318,19 +318,6 @@ impl PyPosition {
         sizes.join(" ")
     }
 
-    /// The heaps as a picture: SVG text (what a notebook shows).
-    ///
-    /// >>> Position([1, 2]).svg()[:4]
-    /// '<svg'
-    fn svg(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let svg = slf.py().import("nimkit.svg")?.getattr("position")?;
-        svg.call1((slf,))?.extract()
-    }
-
-    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Self::svg(slf)
-    }
-
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyTuple>,))> {
