@@ -66,9 +66,10 @@ LONG = [
     # Mogul's single-coin values to coin 330 by their mex (bit sets of 2**31 values:
     # 40 s and 1.9 GB).
     "nk.CoinTurning('mogul', [0] * 2000 + [1]).grundy(max_positions=2**31)",
-    # Nimber inverses of 4 * 10**7 nimbers on every core (seconds; the array is made
-    # in a fraction of the second before the signal).
-    "nk.nim_inverse(np.full(4 * 10**7, 2**64 - 1, dtype=np.uint64))",
+    # Nimber inverses of 10**7 nimbers on every core (seconds). The array is small
+    # enough to be made well before the signal even with a core busy (numpy fills
+    # it without polling: 320 MB took 1.3 s there, and the signal landed in it).
+    "nk.nim_inverse(np.full(10**7, 2**64 - 1, dtype=np.uint64))",
 ]
 
 #: How soon the child must report the KeyboardInterrupt after the signal.
