@@ -72,6 +72,10 @@ def test_public_names():
         "MisereTableRow",
         "misere_table",
         "wythoff_grundy_table",
+        "NodeKayles",
+        "ArcKayles",
+        "Cram",
+        "cram_table",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
     # Nothing the package imports for itself shows as one of its names.

@@ -10,6 +10,7 @@ import importlib.metadata as _metadata
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from .analysis import Analysis, analyse, analyze
+from .boards import ArcKayles, Cram, NodeKayles, cram_table
 from .certificate import PeriodCertificate, verify_certificate
 from .classical import MooreNim, StaircaseNim, Wythoff, wythoff_grundy_table
 from .coins import CoinTurning, TurningCorners
@@ -53,8 +54,10 @@ except _metadata.PackageNotFoundError:  # a source tree that was never installed
 
 __all__ = [
     "Analysis",
+    "ArcKayles",
     "CoinTurning",
     "ComputerPlayer",
+    "Cram",
     "DigraphGame",
     "Explanation",
     "FalliblePlayer",
@@ -71,6 +74,7 @@ __all__ = [
     "Mistake",
     "MooreNim",
     "Move",
+    "NodeKayles",
     "OctalClass",
     "Outcome",
     "PerfectPlayer",
@@ -90,6 +94,7 @@ __all__ = [
     "analyze",
     "batch",
     "count_p_positions",
+    "cram_table",
     "draw_game_graph",
     "explain",
     "game_graph",

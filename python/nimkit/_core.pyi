@@ -36,11 +36,13 @@ __all__ = [
     "batch_nim_sum",
     "batch_winning_move",
     "batch_winning_split",
+    "board_size",
     "check_heaps",
     "coin_rule",
     "coin_values",
     "corners_winning_rectangles",
     "count_p_positions",
+    "cram_table",
     "hackenbush_names",
     "hackenbush_winning_chops",
     "moore_k",
@@ -54,6 +56,8 @@ __all__ = [
     "simulate",
     "solve_box",
     "solve_outcomes",
+    "vertex_edges",
+    "vertex_names",
     "wythoff_grundy_table",
     "wythoff_pair",
 ]
@@ -478,3 +482,10 @@ class Envs:
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]: ...
+
+def vertex_names(game: NativeGame) -> tuple[Any, ...]: ...
+def vertex_edges(game: NativeGame) -> list[tuple[int, int]]: ...
+def board_size(game: NativeGame) -> tuple[int, int]: ...
+def cram_table(
+    rows: SupportsIndex, max_cols: SupportsIndex, progress: Any | None = None
+) -> list[int]: ...

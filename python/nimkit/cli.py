@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from . import _cli_boards
 from ._core import DEFAULT_MAX_POSITIONS
 from .analysis import analyse
 from .games import Heaps, Sum
@@ -443,6 +444,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="FILE", help="the CSV file (resumed if it exists)"
     )
     _add_progress(table_cmd)
+    _cli_boards.add_commands(commands, _whole)
     return parser
 
 
@@ -651,6 +653,8 @@ def _in_flags(message: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command in _cli_boards.COMMANDS:
+        return _cli_boards.run(args)
     if args.command == "grundy":
         return _grundy(args)
     if args.command == "octal-classes":

@@ -1,8 +1,9 @@
 """Every picture nimkit draws, as SVG text built one way (the standard library's
 ElementTree, on a light background that reads in a dark theme too): positions,
 analyses, games in progress, game graphs, Wythoff boards, staircases, coin rows and
-boards, Green Hackenbush. Each object's ``svg()`` (and ``_repr_svg_``, what a
-notebook shows) calls its function here; call them directly to save a picture.
+boards, Green Hackenbush, Node and Arc Kayles graphs and Cram boards. Each object's
+``svg()`` (and ``_repr_svg_``, what a notebook shows) calls its function here; call
+them directly to save a picture.
 
 >>> from nimkit import svg, Position, Wythoff
 >>> svg.position(Position([1, 2]))[:4], svg.wythoff(Wythoff(3, 5)).count('fill="#c33"')
@@ -22,6 +23,7 @@ from ._text import MAX_LISTED
 
 if TYPE_CHECKING:
     from .analysis import Analysis
+    from .boards import Cram, _OnGraph
     from .classical import StaircaseNim, Wythoff
     from .hackenbush import GreenHackenbush
     from .playing import Game
@@ -475,3 +477,103 @@ def hackenbush(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
 # labels, outcomes "P"/"N"/"D", titles, and whether P-positions frame the kernel);
 # nimkit.draw_game_graph gives the arguments for heaps or any game.
 game_graph = _layered.draw
+
+
+#: The most cells (or vertices) whose winning moves a picture searches and marks.
+MARKED_UP_TO = 40
+#: The most vertices a graph picture draws.
+MOST_VERTICES = 80
+
+
+def cram(game: Cram, cell: int = 28) -> str:
+    """The board: filled cells dark, the winning dominoes (normal play) red, for boards
+    of at most ``MARKED_UP_TO`` empty cells."""
+    rows, cols = game.shape
+    cells = game.cells
+    svg = _svg(1, 1)
+    for r in range(rows):
+        for c in range(cols):
+            fill = "#fff" if (r, c) in cells else "#444"
+            _element(
+                svg,
+                "rect",
+                f"({r}, {c})",
+                x=c * cell + 2,
+                y=r * cell + 2,
+                width=cell - 2,
+                height=cell - 2,
+                fill=fill,
+                stroke="#999",
+            )
+    if len(cells) <= MARKED_UP_TO:
+        for option in game.winning_moves():
+            (r1, c1), (r2, c2) = sorted(game.removed(option))  # type: ignore[arg-type]
+            _element(
+                svg,
+                "rect",
+                f"winning domino ({r1}, {c1})-({r2}, {c2})",
+                x=c1 * cell + 6,
+                y=r1 * cell + 6,
+                width=(c2 - c1 + 1) * cell - 10,
+                height=(r2 - r1 + 1) * cell - 10,
+                rx=6,
+                fill="none",
+                stroke="#d22",
+                stroke_width=3,
+            )
+    return finish_svg(svg, cols * cell + 4, rows * cell + 4)
+
+
+def vertex_game(game: _OnGraph, size: int = 320) -> str:
+    """The graph on a circle, the vertices deleted pale, the winning moves (normal
+    play) red: a vertex to pick (Node Kayles) or an edge to take (Arc Kayles)."""
+    from . import _core
+
+    names = game._names()
+    if len(names) > MOST_VERTICES:
+        return _words(game.describe())
+    left = set(game._native.numbers())
+    edges = _core.vertex_edges(game._native)
+    centre, radius = size / 2, size / 2 - 24
+    where = {
+        v: (
+            centre + radius * math.cos(2 * math.pi * v / max(len(names), 1) - math.pi / 2),
+            centre + radius * math.sin(2 * math.pi * v / max(len(names), 1) - math.pi / 2),
+        )
+        for v in range(len(names))
+    }
+    index = {name: v for v, name in enumerate(names)}
+    red_vertices: set[int] = set()
+    red_edges: set[frozenset[int]] = set()
+    if len(left) <= MARKED_UP_TO:
+        neighbours: dict[int, set[int]] = defaultdict(set)
+        for u, v in edges:
+            neighbours[u].add(v)
+            neighbours[v].add(u)
+        for option in game.winning_moves():
+            gone = {index[name] for name in game.removed(option)}  # type: ignore[arg-type]
+            if game.family == "arc_kayles":
+                red_edges.add(frozenset(gone))
+            else:
+                red_vertices |= {v for v in gone if (neighbours[v] | {v}) & left == gone}
+    svg = _svg(size, size)
+    for u, v in edges:
+        alive = u in left and v in left
+        red = frozenset((u, v)) in red_edges
+        (x1, y1), (x2, y2) = where[u], where[v]
+        _element(
+            svg,
+            "line",
+            f"{names[u]} - {names[v]}",
+            x1=x1,
+            y1=y1,
+            x2=x2,
+            y2=y2,
+            stroke="#d22" if red else (INK if alive else "#ddd"),
+            stroke_width=4 if red else 2,
+        )
+    for v, (x, y) in where.items():
+        fill = "#d22" if v in red_vertices else (TOKEN_FILL if v in left else "#eee")
+        _element(svg, "circle", str(names[v]), cx=x, cy=y, r=9, fill=fill, stroke=INK)
+        _text(svg, x + 11, y - 9, str(names[v]))
+    return finish_svg(svg, size, size)

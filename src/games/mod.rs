@@ -12,16 +12,22 @@
 //! game whose options come from a callback: games defined in Python), `digraph` (a
 //! token on a directed graph), `sum` (sums of any games), and the classical families:
 //! `wythoff`, `moore`, `staircase`, `coins` (coin turning in a row), `corners`
-//! (Turning Corners), `hackenbush` (Green Hackenbush).
+//! (Turning Corners), `hackenbush` (Green Hackenbush); and the games on graphs and
+//! boards, on one vertex-deletion engine (`vertex`): `node_kayles`, `arc_kayles`,
+//! `cram`.
+pub mod arc_kayles;
 pub mod coins;
 pub mod corners;
+pub mod cram;
 pub mod defined;
 pub mod digraph;
 pub mod hackenbush;
 pub mod heaps;
 pub mod moore;
+pub mod node_kayles;
 pub mod staircase;
 pub mod sum;
+pub mod vertex;
 pub mod wythoff;
 
 use std::any::Any;

@@ -15,13 +15,17 @@ use super::convert::{self, UInt};
 use super::games::{defined_game, PyNativeGame};
 use super::rules::PyRules;
 use crate::base::error::Error;
+use crate::games::arc_kayles::ArcKaylesRule;
 use crate::games::coins::{Coins, Rule};
 use crate::games::corners::{Board, Corners};
+use crate::games::cram::Cram;
 use crate::games::hackenbush::Hackenbush;
 use crate::games::heaps::HeapsGame;
 use crate::games::moore::Moore;
+use crate::games::node_kayles::NodeKaylesRule;
 use crate::games::staircase::Staircase;
 use crate::games::sum::SumGame;
+use crate::games::vertex::{self, OnGraph};
 use crate::games::wythoff::Wythoff;
 use crate::games::{At, Game, GameRef};
 
@@ -90,9 +94,42 @@ native_families! {
     "hackenbush" => |py, nodes: UInt<usize>, edges: PyReadonlyArray2<'_, u64>, ground: Vec<UInt<u32>>, names: Py<PyAny>| {
         hackenbush(py, nodes.0, &edges, &ground, names)?
     };
+    "node_kayles" => |_py, vertices: UInt<usize>, edges: Vec<(UInt, UInt)>, grid: Option<(UInt<usize>, UInt<usize>)>, left: Vec<UInt>, names: Py<PyAny>| {
+        on_graph(graph::<NodeKaylesRule>(vertices, &edges, grid)?.tagged(Arc::new(names)), &left)?
+    };
+    "arc_kayles" => |_py, vertices: UInt<usize>, edges: Vec<(UInt, UInt)>, grid: Option<(UInt<usize>, UInt<usize>)>, left: Vec<UInt>, names: Py<PyAny>| {
+        on_graph(graph::<ArcKaylesRule>(vertices, &edges, grid)?.tagged(Arc::new(names)), &left)?
+    };
+    "cram" => |_py, rows: UInt<usize>, cols: UInt<usize>, empty: Vec<UInt>| {
+        on_graph(Cram::board(rows.0, cols.0)?, &empty)?
+    };
     "defined" => |py, state: Bound<'_, PyAny>, options: Option<Py<PyAny>>| {
         defined_game(py, &state, options)?.0
     };
+}
+
+/// A graph of `vertices` and `edges`, or, when the caller found it to be the cells of a
+/// `grid` (rows, columns) joined side by side, that board (its shapes then keyed up to
+/// the square's symmetries).
+fn graph<R: vertex::Rule>(
+    vertices: UInt<usize>,
+    edges: &[(UInt, UInt)],
+    grid: Option<(UInt<usize>, UInt<usize>)>,
+) -> PyResult<OnGraph<R>> {
+    Ok(match grid {
+        Some((rows, cols)) => OnGraph::board(rows.0, cols.0)?,
+        None => {
+            let pairs: Vec<(u64, u64)> = edges.iter().map(|(u, v)| (u.0, v.0)).collect();
+            OnGraph::new(vertices.0, &pairs)?
+        }
+    })
+}
+
+/// A game on a graph at the set of `vertices`.
+fn on_graph<R: vertex::Rule>(game: OnGraph<R>, vertices: &[UInt]) -> PyResult<GameRef> {
+    let numbers: Vec<u64> = vertices.iter().map(|v| v.0).collect();
+    let set = game.engine().set_of(&numbers)?;
+    Ok(at(game, set))
 }
 
 /// The positional arguments of one family's constructor, taken in order.

@@ -19,6 +19,7 @@ mod rules;
 mod scalar;
 mod subtraction;
 mod tables;
+mod vertex;
 
 /// Native core of nimkit; use the `nimkit` package, not this module.
 #[pyo3::pymodule(name = "_core")]
@@ -63,6 +64,8 @@ mod core_module {
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
+    #[pymodule_export]
+    use super::vertex::{board_size, cram_table, vertex_edges, vertex_names};
 
     use pyo3::prelude::*;
 

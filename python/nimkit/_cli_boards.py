@@ -1,0 +1,98 @@
+"""The command line's games on boards and graphs: ``nimkit cram`` and
+``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from a file."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+COMMANDS = ("cram", "node-kayles", "arc-kayles")
+
+
+def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
+    """The commands, on the main parser's subparsers (``whole``: its number type)."""
+    cram = commands.add_parser(
+        "cram",
+        help="the value and outcome of Cram on a ROWS x COLS board",
+        description="Solve Cram (dominoes placed either way on the empty cells) on an "
+        "empty ROWS x COLS board, or on the board of a text file (--board: one line "
+        "per row, '.' empty, '#' filled): the Grundy value, the outcome in the ending "
+        "asked, one winning move and the time taken.",
+    )
+    cram.add_argument("rows", nargs="?", type=whole(1, 2**16, "a row count"))
+    cram.add_argument("cols", nargs="?", type=whole(1, 2**16, "a column count"))
+    cram.add_argument("--board", metavar="FILE", help="the board as text ('.' empty, '#' filled)")
+    _add_common(cram)
+    for name, game in (("node-kayles", "Node Kayles"), ("arc-kayles", "Arc Kayles")):
+        command = commands.add_parser(
+            name,
+            help=f"the value and outcome of {game} on a graph read from FILE",
+            description=f"Solve {game} on the graph in FILE: GraphML (.graphml) or an "
+            "edge list (one edge 'u v' per line, networkx's read_edgelist; needs the "
+            "'graph' extra): the Grundy value, the outcome in the ending asked, one "
+            "winning move and the time taken.",
+        )
+        command.add_argument("file", metavar="FILE")
+        _add_common(command)
+
+
+def _add_common(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
+    command.add_argument(
+        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from .boards import ArcKayles, Cram, NodeKayles
+
+    game: Any
+    if args.command == "cram":
+        if args.board is not None:
+            if args.rows is not None:
+                raise ValueError("give ROWS COLS or --board FILE, not both")
+            with open(args.board, encoding="utf-8") as file:
+                game = Cram([line.rstrip("\n") for line in file if line.strip()])
+        elif args.rows is None or args.cols is None:
+            raise ValueError("give the board's ROWS and COLS (e.g. nimkit cram 4 5), or --board")
+        else:
+            game = Cram(args.rows, args.cols)
+    else:
+        graph = _read_graph(args.file)
+        game = (NodeKayles if args.command == "node-kayles" else ArcKayles)(graph)
+    started = time.perf_counter()
+    value = game.grundy(progress=args.progress)
+    outcome = game.outcome(args.misere, progress=args.progress)
+    moves = game.winning_moves(args.misere)
+    ending = "misère" if args.misere else "normal"
+    print(f"{game.describe()}")
+    print(f"value: {value}")
+    print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
+    if moves and outcome.value == "N":
+        print(f"winning move: {_move(game, moves[0])}")
+    print(f"time: {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def _move(game: Any, option: Any) -> str:
+    removed = sorted(game.removed(option), key=repr)
+    if game.family == "cram":
+        return "domino on " + " and ".join(f"({r}, {c})" for r, c in removed)
+    if game.family == "arc_kayles":
+        return f"take the edge {removed[0]!r} - {removed[1]!r}"
+    gone = set(removed)
+    picked = [
+        v for v in removed if (set(game.graph.neighbors(v)) | {v}) == gone
+    ]
+    return f"pick the vertex {picked[0]!r} (deleting {', '.join(map(repr, removed))})"
+
+
+def _read_graph(path: str) -> Any:
+    from ._extras import require
+
+    nx = require("networkx", "graph")
+    if path.endswith(".graphml"):
+        return nx.read_graphml(path)
+    return nx.read_edgelist(path)

@@ -1,0 +1,326 @@
+"""Games on graphs and boards: Node Kayles, Arc Kayles and Cram.
+
+A move deletes vertices of a graph: a vertex and its neighbours (Node Kayles), the two
+ends of an edge (Arc Kayles), the two cells of a domino (Cram, Arc Kayles on the
+grid of a board's empty cells). The native core splits each position into connected
+components and searches each component once (a board's shapes up to the square's
+symmetries); misère play, which has no XOR rule, searches whole positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+from . import _core
+from ._progress import counter
+from .games import ImpartialGame
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+#: A graph as the classes take it: a networkx Graph, an adjacency mapping or edge pairs.
+GraphLike = Any
+
+
+def _graph_parts(graph: GraphLike) -> tuple[list[Hashable], list[tuple[int, int]]]:
+    """The vertex names and the edges (as vertex numbers) of any ``GraphLike``."""
+    if getattr(graph, "is_directed", None) is not None:
+        if graph.is_directed():
+            raise TypeError("these games are played on undirected graphs; pass G.to_undirected()")
+        names = list(graph.nodes)
+        pairs: Iterable[tuple[Hashable, Hashable]] = graph.edges()
+    elif isinstance(graph, Mapping):
+        names = list(graph)
+        pairs = [(u, v) for u, neighbours in graph.items() for v in neighbours]
+    elif isinstance(graph, Iterable) and not isinstance(graph, (str, bytes)):
+        names, pairs = [], list(graph)
+        for pair in pairs:
+            if not isinstance(pair, Sequence) or len(pair) != 2:
+                raise TypeError(f"an edge is a pair (u, v), not {pair!r}")
+    else:
+        raise TypeError(
+            "a graph is a networkx Graph, an adjacency mapping or a list of edges (u, v), "
+            f"not {type(graph).__name__}"
+        )
+    index = {name: i for i, name in enumerate(names)}
+    edges = []
+    for u, v in pairs:
+        for end in (u, v):
+            if end not in index:
+                index[end] = len(names)
+                names.append(end)
+        if u == v:
+            raise ValueError(f"the edge ({u!r}, {v!r}) is a loop; these games have none")
+        edges.append((index[u], index[v]))
+    return names, edges
+
+
+def _as_grid(
+    names: list[Hashable], edges: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """(rows, columns) when the vertices are cells ``(r, c)`` joined exactly side by
+    side (networkx's ``grid_2d_graph`` and its induced subgraphs), else None."""
+    if not names or not all(
+        isinstance(n, tuple) and len(n) == 2 and all(type(x) is int and x >= 0 for x in n)
+        for n in names
+    ):
+        return None
+    cells: list[tuple[int, int]] = names  # type: ignore[assignment]
+    rows, cols = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    if rows * cols > 1 << 14:
+        return None
+    present = set(cells)
+    side = {
+        frozenset(((r, c), (r + dr, c + dc)))
+        for r, c in cells
+        for dr, dc in ((0, 1), (1, 0))
+        if (r + dr, c + dc) in present
+    }
+    given = {frozenset((cells[u], cells[v])) for u, v in edges}
+    return (rows, cols) if given == side else None
+
+
+class _OnGraph(ImpartialGame):
+    """What Node Kayles and Arc Kayles share: a graph with named vertices, a position
+    being the vertices left."""
+
+    __slots__ = ()
+
+    def __init__(self, graph: GraphLike, vertices: Iterable[Hashable] | None = None) -> None:
+        names, edges = _graph_parts(graph)
+        grid = _as_grid(names, edges)
+        if grid is not None:
+            # The cells of a board: searched with its shapes keyed up to symmetry.
+            present, (rows, cols) = set(names), grid
+            names = [(r, c) for r in range(rows) for c in range(cols)]
+            if vertices is None:
+                vertices = [name for name in names if name in present]
+        index = {name: i for i, name in enumerate(names)}
+        if vertices is None:
+            left = list(range(len(names)))
+        else:
+            left = []
+            for name in vertices:
+                if name not in index:
+                    raise ValueError(f"{name!r} is not a vertex of the graph")
+                left.append(index[name])
+        args = (len(names), edges, grid, left, tuple(names))
+        native = _core.native_game(self.family, args)
+        object.__setattr__(self, "_native", native)
+
+    def _names(self) -> tuple[Hashable, ...]:
+        names: tuple[Hashable, ...] = _core.vertex_names(self._native)
+        return names
+
+    @property
+    def vertices(self) -> frozenset[Hashable]:
+        """The vertices left (their names)."""
+        names = self._names()
+        return frozenset(names[v] for v in self._native.numbers())
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The graph of the vertices left, with their names (needs networkx)."""
+        import networkx as nx
+
+        names, left = self._names(), set(self._native.numbers())
+        graph = nx.Graph()
+        graph.add_nodes_from(names[v] for v in sorted(left))
+        graph.add_edges_from(
+            (names[u], names[v]) for u, v in _core.vertex_edges(self._native) if {u, v} <= left
+        )
+        return graph
+
+    def removed(self, option: _OnGraph) -> frozenset[Hashable]:
+        """The vertices the move to ``option`` deletes."""
+        return self.vertices - option.vertices
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        names = self._names()
+        adjacency: dict[Hashable, list[Hashable]] = {name: [] for name in names}
+        for u, v in _core.vertex_edges(self._native):
+            adjacency[names[u]].append(names[v])
+        keywords = {} if len(self.vertices) == len(names) else {"vertices": self._left()}
+        return (adjacency,), keywords
+
+    def _left(self) -> list[Hashable]:
+        names = self._names()
+        return [names[v] for v in self._native.numbers()]
+
+    def __repr__(self) -> str:
+        names = self._names()
+        edges = len(_core.vertex_edges(self._native))
+        left = len(self._native.numbers())
+        return (
+            f"{type(self).__name__}(<graph of {len(names)} vertices and {edges} edges>, "
+            f"{left} left)"
+        )
+
+    def __str__(self) -> str:
+        left = self._left()
+        shown = ", ".join(map(repr, left[:12])) + (", ..." if len(left) > 12 else "")
+        return "{" + shown + "}"
+
+    def svg(self) -> str:
+        """The graph with the vertices left, the winning moves marked (normal play)."""
+        from . import svg
+
+        return svg.vertex_game(self)
+
+
+class NodeKayles(_OnGraph):
+    """Node Kayles: a move picks a vertex and deletes it with its neighbours; whoever
+    cannot move loses (in misère play, wins). On a path it is Dawson's Chess, ``0.137``.
+
+    The graph is a networkx Graph, an adjacency mapping or a list of edges; a position
+    is the set of vertices left (``vertices``, all by default).
+
+    >>> g = NodeKayles([(0, 1), (1, 2), (2, 3), (3, 4)])   # a path of 5: Dawson's Chess
+    >>> g.grundy(), g.outcome(misere=True)
+    (3, Outcome.N)
+    >>> [sorted(g.removed(m)) for m in g.winning_moves()]
+    [[1, 2, 3]]
+    """
+
+    __slots__ = ()
+    family = "node_kayles"
+
+    def describe(self) -> str:
+        return f"Node Kayles on the vertices {self}"
+
+
+class ArcKayles(_OnGraph):
+    """Arc Kayles: a move picks an edge and deletes both its ends; whoever cannot move
+    loses (in misère play, wins). On a path it is Dawson's Kayles, ``0.07``.
+
+    >>> g = ArcKayles({"a": ["b", "c"], "b": ["c"], "c": [], "d": ["c"]})
+    >>> g.grundy(), sorted(sorted(g.removed(m)) for m in g.winning_moves())
+    (2, [['a', 'c'], ['b', 'c']])
+    """
+
+    __slots__ = ()
+    family = "arc_kayles"
+
+    def describe(self) -> str:
+        return f"Arc Kayles on the vertices {self}"
+
+
+class Cram(ImpartialGame):
+    """Cram: players place dominoes, either way, on the empty cells of a board; whoever
+    cannot move loses (in misère play, wins). It is Arc Kayles on the grid of the
+    empty cells.
+
+    ``Cram(rows, cols)`` is an empty rectangle; ``Cram(["....", "..#."])`` a shaped
+    board, ``.`` empty and ``#`` filled.
+
+    >>> Cram(3, 3).grundy(), Cram(2, 5).grundy(), Cram(4, 4).outcome()
+    (0, 1, Outcome.P)
+    >>> g = Cram(["....", ".#.."])
+    >>> [sorted(g.removed(m)) for m in g.winning_moves()][:2]
+    [[(0, 0), (0, 1)], [(0, 0), (1, 0)]]
+    """
+
+    __slots__ = ()
+    family = "cram"
+
+    def __init__(self, rows: SupportsIndex | Iterable[str], cols: SupportsIndex | None = None):
+        if isinstance(rows, (str, bytes)):
+            raise TypeError("a shaped board is a list of rows, e.g. ['..#', '...']")
+        if cols is not None:
+            if isinstance(rows, Iterable):
+                raise TypeError("Cram(rows, cols) takes two whole numbers")
+            r, c = _size(rows, "rows"), _size(cols, "cols")
+            empty = list(range(r * c))
+        elif isinstance(rows, Iterable):
+            r, c, empty = _shaped(list(rows))
+        else:
+            raise TypeError("Cram(rows, cols) or Cram(['..#', '...'])")
+        object.__setattr__(self, "_native", _core.native_game("cram", (r, c, list(empty))))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The board's rows and columns."""
+        return _core.board_size(self._native)
+
+    @property
+    def cells(self) -> frozenset[tuple[int, int]]:
+        """The empty cells left, as (row, column)."""
+        _, cols = self.shape
+        return frozenset(divmod(v, cols) for v in self._native.numbers())
+
+    def removed(self, option: Cram) -> frozenset[tuple[int, int]]:
+        """The cells of the domino that the move to ``option`` places."""
+        return self.cells - option.cells
+
+    def rows(self) -> list[str]:
+        """The board as text, ``.`` empty, ``#`` filled."""
+        rows, cols = self.shape
+        cells = self.cells
+        return ["".join("." if (r, c) in cells else "#" for c in range(cols)) for r in range(rows)]
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        rows, cols = self.shape
+        if len(self.cells) == rows * cols:
+            return (rows, cols), {}
+        return (self.rows(),), {}
+
+    def __str__(self) -> str:
+        return "/".join(self.rows())
+
+    def describe(self) -> str:
+        rows, cols = self.shape
+        if len(self.cells) == rows * cols:
+            return f"Cram on an empty {rows} x {cols} board"
+        return f"Cram on the board {self}"
+
+    def svg(self) -> str:
+        """The board, the winning dominoes marked (normal play)."""
+        from . import svg
+
+        return svg.cram(self)
+
+
+def _size(value: SupportsIndex, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not bool")
+    size = int(value.__index__())
+    if size < 1:
+        raise ValueError(f"{name} must be at least 1, not {size}")
+    return size
+
+
+def _shaped(lines: list[str]) -> tuple[int, int, list[int]]:
+    if not lines:
+        raise ValueError("a board has at least one row")
+    cols = len(lines[0])
+    empty = []
+    for r, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise TypeError(f"a row is a string of '.' and '#', not {line!r}")
+        if len(line) != cols:
+            raise ValueError(f"row {r} has {len(line)} cells, row 0 has {cols}")
+        for c, cell in enumerate(line):
+            if cell not in ".#":
+                raise ValueError(f"row {r} has {cell!r}: a cell is '.' (empty) or '#' (filled)")
+            if cell == ".":
+                empty.append(r * cols + c)
+    return len(lines), cols, empty
+
+
+def cram_table(rows: SupportsIndex, max_cols: SupportsIndex, progress: bool = False) -> list[int]:
+    """The Grundy values of the ``rows`` x n Cram rectangles for n = 1 to ``max_cols``,
+    searched on one board so that every shape is met once for the whole row (a
+    progress bar over the widths; Ctrl-C stops it).
+
+    >>> cram_table(2, 6)
+    [1, 0, 1, 0, 1, 0]
+    """
+    r, c = _size(rows, "rows"), _size(max_cols, "max_cols")
+    if not progress:
+        return _core.cram_table(r, c)
+    bar = counter(c, f"Cram {r} x n")
+    try:
+        return _core.cram_table(r, c, bar)
+    finally:
+        bar.close()

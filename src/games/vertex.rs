@@ -1,0 +1,659 @@
+//! The vertex-deletion engine under Node Kayles, Arc Kayles and Cram: a position is a
+//! set of vertices of a graph (a bitset as wide as the graph needs), and a move
+//! deletes a set of them (a closed neighbourhood; the two ends of an edge).
+//!
+//! A position falls apart into connected components, and the options of a component
+//! never join two. In normal play a position's value is the XOR of its components'
+//! (Sprague–Grundy), each component searched once under a key that is the same for
+//! every copy of it: an exact canonical form (translations and the 8 symmetries of
+//! the square for a board's cells; for any other graph the vertex set itself). In
+//! misère play the sum rule fails, so outcomes are searched over whole positions:
+//! the multiset of their components' keys, components with no move dropped (a game
+//! with no option adds nothing in either ending). Each option is looked up before
+//! any is searched (a known P-option settles a misère position at once). Every
+//! search is iterative (its depth is the number of vertices) and polls for Ctrl-C.
+use std::fmt::Debug;
+use std::hash::Hasher;
+use std::marker::PhantomData;
+use std::sync::{Mutex, PoisonError};
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::defined::Tag;
+use super::{Game, Limits, Memo, Value};
+use crate::base::outcome::Outcome;
+
+use crate::base::alloc;
+use crate::base::error::{FamilyError, Result};
+use crate::base::interrupt::Poll;
+
+/// The most vertices a graph may have: its neighbour sets then take 32 MB, and no
+/// search of such a graph ends anyway.
+const MAX_VERTICES: usize = 1 << 14;
+
+/// How many new table entries between two reports of progress.
+const REPORT_EVERY: usize = 1 << 12;
+
+/// A set of vertices, bit `v % 64` of word `v / 64` for vertex `v`.
+/// Inline up to 128 vertices (no allocation per option on boards of that size).
+pub type Bits = SmallVec<[u64; 2]>;
+
+/// A component's key: equal keys, equal games.
+type Key = SmallVec<[u64; 3]>;
+
+/// Why a graph cannot be played on.
+#[derive(Debug, thiserror::Error)]
+pub enum VertexError {
+    #[error("vertex {vertex} is out of range: the graph has {vertices} vertices")]
+    NoSuchVertex { vertex: u64, vertices: usize },
+    #[error("a board has rows and columns, at least 1 each and at most 2**14 cells in all; got {rows} x {cols}")]
+    BoardSize { rows: usize, cols: usize },
+    #[error("a graph of {0} vertices is more than these games are searched on (at most 2**14)")]
+    TooManyVertices(usize),
+}
+
+impl FamilyError for VertexError {}
+
+/// What a move deletes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Moves {
+    /// A vertex and its neighbours (Node Kayles).
+    Neighbourhood,
+    /// The two ends of an edge (Arc Kayles, Cram).
+    Edge,
+}
+
+/// How copies of a component are told to be the same game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Canon {
+    /// By their vertex set: exact for any graph.
+    Labels,
+    /// Vertex `r * cols + c` is the cell (r, c) of a board whose edges join cells side
+    /// by side: by the shape of the cells, up to translation and the square's 8
+    /// symmetries.
+    Grid { rows: usize, cols: usize },
+}
+
+/// A graph, the moves played on it and the values learned so far.
+#[derive(Debug)]
+pub struct Deletion {
+    vertices: usize,
+    adjacency: Vec<Bits>,
+    moves: Moves,
+    canon: Canon,
+    values: Mutex<FxHashMap<Key, u32>>,
+    misere: Mutex<FxHashMap<Box<[Key]>, bool>>,
+}
+
+/// Iterate the vertices of a set.
+pub fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + bit
+            })
+        })
+    })
+}
+
+fn is_empty(set: &[u64]) -> bool {
+    set.iter().all(|&w| w == 0)
+}
+
+impl Deletion {
+    /// A graph of `vertices` vertices with `edges` (loops and repeats ignored).
+    pub fn new(vertices: usize, edges: &[(u64, u64)], moves: Moves, canon: Canon) -> Result<Self> {
+        if vertices > MAX_VERTICES {
+            return Err(VertexError::TooManyVertices(vertices).into());
+        }
+        let words = vertices.div_ceil(64);
+        let mut adjacency = alloc::with_capacity(vertices)?;
+        adjacency.resize(vertices, SmallVec::from_elem(0u64, words));
+        for &(u, v) in edges {
+            for end in [u, v] {
+                if end >= vertices as u64 {
+                    return Err(VertexError::NoSuchVertex {
+                        vertex: end,
+                        vertices,
+                    }
+                    .into());
+                }
+            }
+            let (u, v) = (u as usize, v as usize);
+            if u != v {
+                adjacency[u][v / 64] |= 1 << (v % 64);
+                adjacency[v][u / 64] |= 1 << (u % 64);
+            }
+        }
+        Ok(Deletion {
+            vertices,
+            adjacency,
+            moves,
+            canon,
+            values: Mutex::default(),
+            misere: Mutex::default(),
+        })
+    }
+
+    /// The cells of a `rows` x `cols` board, joined side by side.
+    pub fn board(rows: usize, cols: usize, moves: Moves) -> Result<Self> {
+        if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_VERTICES {
+            return Err(VertexError::BoardSize { rows, cols }.into());
+        }
+        let cell = |r: usize, c: usize| (r * cols + c) as u64;
+        let mut edges = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 1 < cols {
+                    edges.push((cell(r, c), cell(r, c + 1)));
+                }
+                if r + 1 < rows {
+                    edges.push((cell(r, c), cell(r + 1, c)));
+                }
+            }
+        }
+        Deletion::new(rows * cols, &edges, moves, Canon::Grid { rows, cols })
+    }
+
+    pub fn vertices(&self) -> usize {
+        self.vertices
+    }
+
+    pub fn moves(&self) -> Moves {
+        self.moves
+    }
+
+    pub fn canon(&self) -> Canon {
+        self.canon
+    }
+
+    /// Every vertex.
+    pub fn all(&self) -> Bits {
+        let mut set: Bits = SmallVec::from_elem(0u64, self.vertices.div_ceil(64));
+        for v in 0..self.vertices {
+            set[v / 64] |= 1 << (v % 64);
+        }
+        set
+    }
+
+    /// The neighbours of `v`.
+    pub fn neighbours(&self, v: usize) -> &[u64] {
+        &self.adjacency[v]
+    }
+
+    /// The edges `(u, v)`, `u < v`, of the graph.
+    pub fn edges(&self) -> Vec<(usize, usize)> {
+        (0..self.vertices)
+            .flat_map(|u| {
+                members(&self.adjacency[u])
+                    .filter(move |&v| u < v)
+                    .map(move |v| (u, v))
+            })
+            .collect()
+    }
+
+    /// The set of `vertices`, refused if one is not a vertex of the graph.
+    pub fn set_of(&self, vertices: &[u64]) -> Result<Bits> {
+        let mut set: Bits = SmallVec::from_elem(0u64, self.vertices.div_ceil(64));
+        for &v in vertices {
+            if v >= self.vertices as u64 {
+                return Err(VertexError::NoSuchVertex {
+                    vertex: v,
+                    vertices: self.vertices,
+                }
+                .into());
+            }
+            set[v as usize / 64] |= 1 << (v % 64);
+        }
+        Ok(set)
+    }
+
+    /// The options of `set`: the set less what each move deletes, in the order of
+    /// the move's lowest vertex.
+    pub fn options(&self, set: &[u64]) -> Vec<Bits> {
+        let mut options = Vec::new();
+        for v in members(set) {
+            match self.moves {
+                Moves::Neighbourhood => {
+                    let mut option = Bits::from_slice(set);
+                    for (o, a) in option.iter_mut().zip(self.adjacency[v].iter()) {
+                        *o &= !a;
+                    }
+                    option[v / 64] &= !(1 << (v % 64));
+                    options.push(option);
+                }
+                Moves::Edge => {
+                    for u in members(&self.adjacency[v]).filter(|&u| u > v && has(set, u)) {
+                        let mut option = Bits::from_slice(set);
+                        option[v / 64] &= !(1 << (v % 64));
+                        option[u / 64] &= !(1 << (u % 64));
+                        options.push(option);
+                    }
+                }
+            }
+        }
+        options
+    }
+
+    /// The connected components of `set`, components with no move left out.
+    pub fn components(&self, set: &[u64]) -> Vec<Bits> {
+        let mut rest = Bits::from_slice(set);
+        let mut found = Vec::new();
+        loop {
+            let Some(seed) = members(&rest).next() else {
+                break;
+            };
+            let mut component: Bits = SmallVec::from_elem(0u64, set.len());
+            let mut frontier = component.clone();
+            frontier[seed / 64] |= 1 << (seed % 64);
+            let mut next = vec![0u64; set.len()];
+            while !is_empty(&frontier) {
+                next.fill(0);
+                for v in members(&frontier) {
+                    for (n, a) in next.iter_mut().zip(self.adjacency[v].iter()) {
+                        *n |= a;
+                    }
+                }
+                for w in 0..set.len() {
+                    component[w] |= frontier[w];
+                    rest[w] &= !frontier[w];
+                    frontier[w] = next[w] & rest[w];
+                }
+            }
+            let lone = members(&component).nth(1).is_none();
+            if !(lone && self.moves == Moves::Edge) {
+                found.push(component);
+            }
+        }
+        found
+    }
+
+    /// The key shared by every copy of `component`.
+    fn key(&self, component: &[u64]) -> Key {
+        match self.canon {
+            Canon::Labels => Key::from_slice(component),
+            Canon::Grid { cols, .. } => grid_key(component, cols),
+        }
+    }
+
+    /// The normal-play Grundy value of `set`; `report` hears now and then how many
+    /// components are valued.
+    pub fn value(&self, set: &[u64], report: &dyn Fn(usize)) -> Result<u64> {
+        let mut poll = Poll::default();
+        let mut value = 0;
+        for component in self.components(set) {
+            value ^= u64::from(self.component_value(component, &mut poll, report)?);
+        }
+        Ok(value)
+    }
+
+    /// The value of a connected component, searched without recursion: each frame is
+    /// a component whose options are being valued; an option with a component not
+    /// yet valued pushes that component and is taken up again when it is.
+    fn component_value(
+        &self,
+        component: Bits,
+        poll: &mut Poll,
+        report: &dyn Fn(usize),
+    ) -> Result<u32> {
+        let values = || self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = self.key(&component);
+        if let Some(&v) = values().get(&key) {
+            return Ok(v);
+        }
+        let mut stack = vec![Frame::new(self, component, key)];
+        while let Some(frame) = stack.last_mut() {
+            poll.tick()?;
+            let Some(option) = frame.options.get(frame.next) else {
+                let frame = stack.pop().expect("the loop holds a frame");
+                let value = mex(&frame.seen);
+                let mut table = values();
+                table
+                    .try_reserve(1)
+                    .map_err(|_| alloc::too_large::<(Key, u32)>(table.len() + 1))?;
+                table.insert(frame.key, value);
+                if table.len() % REPORT_EVERY == 0 {
+                    report(table.len());
+                }
+                if stack.is_empty() {
+                    return Ok(value);
+                }
+                continue;
+            };
+            let mut sum = 0u32;
+            let mut missing = None;
+            {
+                let table = values();
+                for part in self.components(option) {
+                    let key = self.key(&part);
+                    match table.get(&key) {
+                        Some(&v) => sum ^= v,
+                        None => {
+                            missing = Some((part, key));
+                            break;
+                        }
+                    }
+                }
+            }
+            match missing {
+                Some((part, key)) => {
+                    alloc::grow(&mut stack)?;
+                    stack.push(Frame::new(self, part, key));
+                }
+                None => {
+                    frame.see(sum);
+                    frame.next += 1;
+                }
+            }
+        }
+        unreachable!("the last frame returns")
+    }
+
+    /// Whether the player to move wins `set` in misère play; `report` hears now and
+    /// then how many positions are settled.
+    pub fn misere_wins(&self, set: &[u64], report: &dyn Fn(usize)) -> Result<bool> {
+        let mut poll = Poll::default();
+        let start = self.position(set);
+        let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&won) = table().get(&start.key) {
+            return Ok(won);
+        }
+        let mut stack = vec![MisereFrame::new(self, start)];
+        while let Some(frame) = stack.last_mut() {
+            poll.tick()?;
+            // Every option looked up before any is searched: one known loss settles it.
+            let mut settled = frame.options.is_empty();
+            let mut unknown = None;
+            {
+                let known = table();
+                for (i, option) in frame.options.iter().enumerate().skip(frame.next) {
+                    match known.get(&option.key) {
+                        Some(false) => {
+                            settled = true;
+                            break;
+                        }
+                        Some(true) if unknown.is_none() => frame.next = i + 1,
+                        Some(true) => {}
+                        None => unknown = unknown.or(Some(i)),
+                    }
+                }
+            }
+            let won = if settled {
+                // No move at all wins misère play; a move to a loss wins.
+                Some(true)
+            } else if let Some(i) = unknown {
+                let child = MisereFrame::new(self, frame.options[i].clone());
+                alloc::grow(&mut stack)?;
+                stack.push(child);
+                None
+            } else {
+                Some(false)
+            };
+            if let Some(won) = won {
+                let frame = stack.pop().expect("the loop holds a frame");
+                let mut known = table();
+                known
+                    .try_reserve(1)
+                    .map_err(|_| alloc::too_large::<(Key, bool)>(known.len() + 1))?;
+                known.insert(frame.key, won);
+                if known.len() % REPORT_EVERY == 0 {
+                    report(known.len());
+                }
+                if stack.is_empty() {
+                    return Ok(won);
+                }
+            }
+        }
+        unreachable!("the last frame returns")
+    }
+
+    /// A whole position for misère search: its components and their sorted keys.
+    fn position(&self, set: &[u64]) -> Whole {
+        let parts = self.components(set);
+        let mut keys: Vec<Key> = parts.iter().map(|p| self.key(p)).collect();
+        keys.sort_unstable();
+        Whole {
+            parts,
+            key: keys.into_boxed_slice(),
+        }
+    }
+
+    /// The positions of the values learned so far (normal play, misère outcomes).
+    pub fn learned(&self) -> (usize, usize) {
+        let values = self
+            .values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        let misere = self
+            .misere
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        (values, misere)
+    }
+}
+
+fn has(set: &[u64], v: usize) -> bool {
+    set[v / 64] >> (v % 64) & 1 == 1
+}
+
+/// The least value not seen.
+fn mex(seen: &[u64]) -> u32 {
+    let mut m = 0;
+    for &word in seen {
+        if word != u64::MAX {
+            return m + word.trailing_ones();
+        }
+        m += 64;
+    }
+    m
+}
+
+/// A component whose options are being valued.
+struct Frame {
+    key: Key,
+    options: Vec<Bits>,
+    next: usize,
+    seen: Vec<u64>,
+}
+
+impl Frame {
+    fn new(engine: &Deletion, component: Bits, key: Key) -> Self {
+        Frame {
+            key,
+            options: engine.options(&component),
+            next: 0,
+            seen: Vec::new(),
+        }
+    }
+
+    fn see(&mut self, value: u32) {
+        let word = value as usize / 64;
+        if self.seen.len() <= word {
+            self.seen.resize(word + 1, 0);
+        }
+        self.seen[word] |= 1 << (value % 64);
+    }
+}
+
+/// A whole position: its components (as vertex sets) and its key.
+#[derive(Clone)]
+struct Whole {
+    parts: Vec<Bits>,
+    key: Box<[Key]>,
+}
+
+/// A whole position whose options are being looked at in misère play.
+struct MisereFrame {
+    key: Box<[Key]>,
+    options: Vec<Whole>,
+    next: usize,
+}
+
+impl MisereFrame {
+    fn new(engine: &Deletion, position: Whole) -> Self {
+        let mut options = Vec::new();
+        for (i, part) in position.parts.iter().enumerate() {
+            for option in engine.options(part) {
+                let mut set: Bits = option;
+                for (j, other) in position.parts.iter().enumerate() {
+                    if j != i {
+                        for (s, o) in set.iter_mut().zip(other.iter()) {
+                            *s |= o;
+                        }
+                    }
+                }
+                options.push(engine.position(&set));
+            }
+        }
+        MisereFrame {
+            key: position.key,
+            options,
+            next: 0,
+        }
+    }
+}
+
+/// The canonical form of a set of cells of a board `cols` wide: of the 8 images under
+/// the square's symmetries, each moved to the corner, the least as (height, width,
+/// row-major bits of its bounding box).
+fn grid_key(component: &[u64], cols: usize) -> Key {
+    let cells: Vec<(usize, usize)> = members(component).map(|v| (v / cols, v % cols)).collect();
+    let (r0, c0) = cells
+        .iter()
+        .fold((usize::MAX, usize::MAX), |(r, c), &(a, b)| {
+            (r.min(a), c.min(b))
+        });
+    let cells: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r - r0, c - c0)).collect();
+    let h = cells.iter().map(|c| c.0).max().unwrap_or(0) + 1;
+    let w = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
+    // The key starts with (height, width): only the images that are no taller than
+    // wide can be least (all 8 for a square bounding box, else 4).
+    let (th, tw) = (h.min(w), h.max(w));
+    let words = 1 + (th * tw).div_ceil(64);
+    let mut best: Key = SmallVec::from_elem(u64::MAX, words);
+    let mut image: Key = SmallVec::from_elem(0u64, words);
+    for symmetry in 0..8 {
+        let transpose = symmetry & 4 != 0;
+        if (if transpose { w } else { h }) != th {
+            continue;
+        }
+        image.fill(0);
+        image[0] = (th as u64) << 32 | tw as u64;
+        for &(r, c) in &cells {
+            let (r, c) = if transpose { (c, r) } else { (r, c) };
+            let r = if symmetry & 1 == 0 { r } else { th - 1 - r };
+            let c = if symmetry & 2 == 0 { c } else { tw - 1 - c };
+            let bit = r * tw + c;
+            image[1 + bit / 64] |= 1 << (bit % 64);
+        }
+        if image < best {
+            std::mem::swap(&mut image, &mut best);
+        }
+    }
+    best
+}
+
+/// A game played by deleting vertices: its name and what a move deletes.
+pub trait Rule: Debug + Send + Sync + 'static {
+    const FAMILY: &'static str;
+    const MOVES: Moves;
+}
+
+/// A family of vertex-deletion games on one graph; a position is the set of vertices
+/// left.
+#[derive(Debug)]
+pub struct OnGraph<R: Rule> {
+    engine: Deletion,
+    tag: Option<Tag>,
+    memo: Memo<Bits>,
+    rule: PhantomData<R>,
+}
+
+impl<R: Rule> OnGraph<R> {
+    /// The game on a graph of `vertices` vertices and `edges`.
+    pub fn new(vertices: usize, edges: &[(u64, u64)]) -> Result<Self> {
+        Ok(Self::of(Deletion::new(
+            vertices,
+            edges,
+            R::MOVES,
+            Canon::Labels,
+        )?))
+    }
+
+    /// The game on the cells of a `rows` x `cols` board (vertex `r * cols + c`).
+    pub fn board(rows: usize, cols: usize) -> Result<Self> {
+        Ok(Self::of(Deletion::board(rows, cols, R::MOVES)?))
+    }
+
+    fn of(engine: Deletion) -> Self {
+        OnGraph {
+            engine,
+            tag: None,
+            memo: Memo::default(),
+            rule: PhantomData,
+        }
+    }
+
+    /// The game with what the caller keeps with it (the vertices' names).
+    pub fn tagged(self, tag: Tag) -> Self {
+        OnGraph {
+            tag: Some(tag),
+            ..self
+        }
+    }
+
+    pub fn tag(&self) -> Option<&Tag> {
+        self.tag.as_ref()
+    }
+
+    pub fn engine(&self) -> &Deletion {
+        &self.engine
+    }
+}
+
+impl<R: Rule> Game for OnGraph<R> {
+    type Position = Bits;
+    const FAMILY: &'static str = R::FAMILY;
+
+    fn options(&self, p: &Bits, out: &mut Vec<Bits>) -> Result<()> {
+        out.extend(self.engine.options(p));
+        Ok(())
+    }
+
+    fn value(&self, p: &Bits, limits: &Limits) -> Result<Option<Value>> {
+        Ok(Some(Value::Finite(self.engine.value(p, limits.report)?)))
+    }
+
+    fn misere(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
+        let wins = self.engine.misere_wins(p, limits.report)?;
+        Ok(Some(if wins { Outcome::N } else { Outcome::P }))
+    }
+
+    fn loopy(&self, _p: &Bits, _limits: &Limits) -> Result<Option<bool>> {
+        Ok(Some(false)) // every move deletes a vertex
+    }
+
+    fn numbers(&self, p: &Bits) -> Option<Vec<u64>> {
+        Some(members(p).map(|v| v as u64).collect())
+    }
+
+    fn memo(&self) -> &Memo<Bits> {
+        &self.memo
+    }
+
+    fn same_game(&self, other: &Self) -> bool {
+        let (a, b) = (&self.engine, &other.engine);
+        (a.vertices, a.canon, &a.adjacency) == (b.vertices, b.canon, &b.adjacency)
+    }
+
+    fn hash_game(&self, state: &mut dyn Hasher) {
+        state.write_usize(self.engine.vertices);
+        state.write_usize(self.engine.edges().len());
+    }
+}

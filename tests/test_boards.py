@@ -1,0 +1,253 @@
+"""Node Kayles, Arc Kayles and Cram through the Python API: every graph of up to 7
+vertices and random ones against a brute force written here (values, misère outcomes,
+the exact sets of winning moves), paths against the octal games they are, published
+values of Cram, and the protocol: sums, play, pictures, pickling, bad input."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from functools import cache
+
+import networkx as nx
+import pytest
+
+import nimkit as nk
+from nimkit import Outcome
+from nimkit.cli import main
+
+
+def brute(graph: nx.Graph, arc: bool):
+    """Value and misère win of every vertex set of ``graph`` by the definition."""
+    closed = {v: frozenset(graph[v]) | {v} for v in graph}
+
+    def options(left: frozenset):
+        if arc:
+            return [left - {u, v} for u, v in graph.edges if u in left and v in left]
+        return [left - closed[v] for v in left]
+
+    @cache
+    def value(left: frozenset) -> int:
+        seen = {value(o) for o in options(left)}
+        return next(g for g in range(len(seen) + 1) if g not in seen)
+
+    @cache
+    def misere_wins(left: frozenset) -> bool:
+        found = options(left)
+        return not found or any(not misere_wins(o) for o in found)
+
+    return value, misere_wins, options
+
+
+def check(graph: nx.Graph) -> None:
+    for cls, arc in ((nk.NodeKayles, False), (nk.ArcKayles, True)):
+        value, misere_wins, options = brute(graph, arc)
+        game = cls(graph)
+        everything = frozenset(graph)
+        assert game.grundy() == value(everything), (cls, list(graph.edges))
+        won = misere_wins(everything)
+        assert game.outcome(misere=True) is (Outcome.N if won else Outcome.P)
+        wins = {o for o in options(everything) if value(o) == 0}
+        assert {m.vertices for m in game.winning_moves()} == wins
+        misere_moves = {o for o in options(everything) if not misere_wins(o)}
+        assert {m.vertices for m in game.winning_moves(misere=True)} == misere_moves
+
+
+def test_every_graph_of_up_to_7_vertices():
+    # networkx's atlas: all 1253 graphs of 0 to 7 vertices, up to isomorphism.
+    for graph in nx.graph_atlas_g()[1:]:
+        check(graph)
+
+
+def test_random_graphs_of_up_to_12_vertices():
+    rng = random.Random(4)
+    for _ in range(30):
+        n = rng.randint(8, 12)
+        check(nx.gnp_random_graph(n, rng.uniform(0.15, 0.5), seed=rng.randrange(10**6)))
+
+
+def test_boards_against_the_brute_force():
+    for rows, cols in ((3, 3), (2, 5), (3, 4)):
+        grid = nx.grid_2d_graph(rows, cols)
+        value, misere_wins, _ = brute(grid, arc=True)
+        rng = random.Random(rows * cols)
+        for _ in range(25):
+            cells = frozenset(c for c in grid if rng.random() < 0.75)
+            board = ["".join(".#"[(r, c) not in cells] for c in range(cols)) for r in range(rows)]
+            game = nk.Cram(board)
+            assert game.cells == cells
+            assert game.grundy() == value(cells), board
+            won = misere_wins(cells)
+            assert game.outcome(misere=True) is (Outcome.N if won else Outcome.P), board
+
+
+def test_paths_are_the_octal_games():
+    # Node Kayles on a path is Dawson's Chess (0.137), Arc Kayles and 1 x n Cram
+    # Dawson's Kayles (0.07); misère play too, where no XOR rule holds.
+    chess, kayles = nk.TakeAndBreak("0.137"), nk.TakeAndBreak("0.07")
+    for n in range(1, 30):
+        path = nx.path_graph(n)
+        assert nk.NodeKayles(path).grundy() == chess.grundy(n)
+        assert nk.ArcKayles(path).grundy() == kayles.grundy(n)
+        assert nk.Cram(1, n).grundy() == kayles.grundy(n)
+        heap = nk.Heaps([n], nk.Rules(code="0.137"))
+        assert nk.NodeKayles(path).outcome(misere=True) is heap.outcome(misere=True)
+
+
+def test_published_cram_values():
+    # 2 x n: 0 for n even, 1 for n odd; even x even rectangles are P by the symmetry
+    # strategy (Gardner 1974; Winning Ways ch. 23).
+    assert nk.cram_table(2, 12) == [n % 2 for n in range(1, 13)]
+    for rows, cols in ((2, 2), (2, 6), (4, 4), (4, 6)):
+        assert nk.Cram(rows, cols).outcome() is Outcome.P
+    # Beling's table of Cram nimbers (github.com/beling/impartial-games, README.md at
+    # commit 07a34e6; the smaller boards first computed by Lemoine and Viennot's Glop).
+    for (rows, cols), value in BELING.items():
+        if rows * cols <= 28:
+            assert nk.Cram(rows, cols).grundy() == value
+        if rows * cols <= 25:
+            assert nk.Cram(cols, rows).grundy() == value
+
+
+#: Beling's published nimbers (see test_published_cram_values), rows x columns.
+BELING = {(4, 4): 0, (4, 5): 2, (4, 6): 0, (4, 7): 3, (5, 5): 0, (5, 6): 2, (5, 7): 1}
+
+
+@pytest.mark.research
+def test_node_kayles_on_3_by_n_grids_past_oeis():
+    # Past the 16 terms of OEIS A316632: the guide's values (a minute or so in all).
+    found = [nk.NodeKayles(nx.grid_2d_graph(3, n)).grundy() for n in range(17, 22)]
+    assert found == [2, 2, 1, 1, 5]
+
+
+@pytest.mark.research
+@pytest.mark.parametrize(("rows", "cols"), [(5, 6), (5, 7)])
+def test_larger_published_cram_boards(rows, cols):
+    assert nk.Cram(rows, cols).grundy() == BELING[rows, cols]
+
+
+def test_a_row_of_boards_shares_one_search():
+    # cram_table searches 3 x n for every n on one board 10 wide: the same values as
+    # each board searched on its own (to 3 x 8: past it each own search takes seconds).
+    table = nk.cram_table(3, 10)
+    assert table[:8] == [nk.Cram(3, n).grundy() for n in range(1, 9)]
+    # 3 x 1..3 x 8: Schneider, "Das Spiel Juvavum" (master's thesis, Salzburg 2009,
+    # results table); 3 x 9 and 3 x 10 as Beling's igsolve computes them (built from
+    # beling/impartial-games at 07a34e6, run here).
+    assert table == [1, 1, 0, 1, 1, 4, 1, 3, 1, 2]
+
+
+def test_node_kayles_on_3_by_n_grids():
+    # OEIS A316632 (Brown, Daugherty, Fiorini et al., "Nimber Sequences of Node-Kayles
+    # Games", J. Integer Seq. 23 (2020), Art. 20.3.5): all 16 terms it lists. A grid
+    # graph is searched as a board (shapes up to symmetry); the same graph relabelled
+    # is searched by vertex sets: the same values.
+    expected = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3]
+    found = [nk.NodeKayles(nx.grid_2d_graph(3, n)).grundy() for n in range(1, 17)]
+    assert found == expected
+    for n in range(1, 9):
+        plain = nx.convert_node_labels_to_integers(nx.grid_2d_graph(3, n))
+        assert nk.NodeKayles(plain).grundy() == expected[n - 1]
+
+
+#: The guide's table of Cram rectangles: (misère outcome, normal-play value) by rows
+#: and columns (rows <= columns), as nimkit computes them; the method is checked
+#: against the brute force above and in tests/vertex_games.rs (every board up to 4 x 4).
+MISERE_CRAM = {
+    1: ["N0", "P1", "P1", "N2", "N0", "N3"],
+    2: ["N0", "P1", "N0", "P1", "N0"],
+    3: ["N0", "P1", "P1", "N4"],
+    4: ["P0", "P2", "P0"],
+    5: ["N0"],
+}
+
+
+def test_the_guides_misere_cram_table():
+    for rows, found in MISERE_CRAM.items():
+        for cols, expected in enumerate(found, start=rows):
+            for game in (nk.Cram(rows, cols), nk.Cram(cols, rows)):
+                assert game.outcome(misere=True).value + str(game.grundy()) == expected
+
+
+@pytest.mark.research
+@pytest.mark.parametrize(("rows", "cols"), [(5, 6), (5, 7), (6, 6)])
+def test_larger_misere_cram_boards_are_won(rows, cols):
+    # The guide's boards past its table: a minute or less each.
+    assert nk.Cram(rows, cols).outcome(misere=True) is Outcome.N
+
+
+def test_sums_play_and_pictures():
+    g = nk.Cram(3, 4) + nk.Heaps([3]) + nk.NodeKayles(nx.petersen_graph())
+    assert g.grundy() == nk.Cram(3, 4).grundy() ^ 3 ^ nk.NodeKayles(nx.petersen_graph()).grundy()
+    game = nk.Game(nk.Cram(2, 3))
+    while not game.is_over:
+        move = nk.PerfectPlayer().choose(game)
+        assert move is not None
+        game.push(move)
+    assert game.winner == 0  # 2 x 3 has value 1: the first player wins
+    board = nk.Cram(["...", ".#.", "..."])
+    assert board.svg().count('stroke="#d22"') == len(board.winning_moves())
+    kayles = nk.NodeKayles(nx.path_graph(5))
+    assert kayles.svg().count('fill="#d22"') == 1  # the middle vertex
+    for game in (board, kayles, nk.ArcKayles({"a": ["b"], "b": ["c"]}), nk.Cram(2, 3)):
+        assert pickle.loads(pickle.dumps(game)) == game
+        assert eval(repr(game), vars(nk)) == game if isinstance(game, nk.Cram) else True
+
+
+def test_graph_views_keep_the_names():
+    g = nk.NodeKayles(nx.petersen_graph())
+    (move, *_) = g.options()
+    assert move.graph.number_of_nodes() == 6
+    assert set(move.graph) == move.vertices
+    assert nk.ArcKayles([("x", "y"), ("y", "z")], vertices=["x", "y"]).grundy() == 1
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (lambda: nk.Cram(0, 3), ValueError, "rows must be at least 1"),
+        (lambda: nk.Cram(["..", "."]), ValueError, "row 1 has 1 cells"),
+        (lambda: nk.Cram([".x"]), ValueError, "a cell is '.'"),
+        (lambda: nk.Cram("..."), TypeError, "list of rows"),
+        (lambda: nk.NodeKayles([(1, 1)]), ValueError, "loop"),
+        (lambda: nk.NodeKayles(nx.DiGraph([(0, 1)])), TypeError, "undirected"),
+        (lambda: nk.NodeKayles([(0, 1)], vertices=[5]), ValueError, "not a vertex"),
+        (lambda: nk.ArcKayles(5), TypeError, "a graph is"),
+        (lambda: nk.Cram(300, 300), ValueError, "at most 2\\*\\*14 cells"),
+        (lambda: nk.NodeKayles(nx.empty_graph(20000)), ValueError, "20000 vertices"),
+    ],
+)
+def test_bad_input_is_named(make, error, match):
+    with pytest.raises(error, match=match):
+        make()
+
+
+def nimkit_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+def test_command_line(tmp_path, capsys):
+    out = nimkit_command(["cram", "3", "3"], capsys)
+    assert "value: 0" in out
+    assert "outcome (normal play): P" in out
+    edges = tmp_path / "c5.txt"
+    edges.write_text("0 1\n1 2\n2 3\n3 4\n4 0\n")
+    out = nimkit_command(["arc-kayles", str(edges), "--misere"], capsys)
+    assert "value: 0" in out
+    assert "outcome (misère play): N" in out
+    board = tmp_path / "board.txt"
+    board.write_text("....\n.#..\n")
+    assert "winning move: domino on" in nimkit_command(["cram", "--board", str(board)], capsys)
+
+
+def test_boards_and_graphs_past_64_cells():
+    # Positions are as wide as the graph needs: a 5 x 13 board (65 cells) with one
+    # row empty is Dawson's Kayles on 13, and a path of 100 vertices Dawson's Chess.
+    board = nk.Cram(["." * 13] + ["#" * 13] * 4)
+    assert board.shape == (5, 13)
+    assert board.grundy() == nk.TakeAndBreak("0.07").grundy(13)
+    assert nk.NodeKayles(nx.path_graph(100)).grundy() == nk.TakeAndBreak("0.137").grundy(100)
+    split = nk.Cram(["......#......", "#" * 13, "#" * 13, "#" * 13, "............#"])
+    kayles = nk.TakeAndBreak("0.07")
+    assert split.grundy() == kayles.grundy(6) ^ kayles.grundy(6) ^ kayles.grundy(12)

@@ -1,0 +1,218 @@
+//! Node Kayles, Arc Kayles and Cram (the vertex-deletion engine) against a brute
+//! force over every subset of the vertices, written here, and against the octal games
+//! they are on paths (Dawson's Chess `0.137`, Dawson's Kayles `0.07`), computed by
+//! the take-and-break engine.
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use nimkit::code::TakeAndBreak;
+use nimkit::games::cram::Cram;
+use nimkit::games::vertex::{Bits, Canon, Deletion, Moves};
+use nimkit::heap::HeapRule;
+use nimkit::outcome::Outcome;
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::solver::Solver;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// A graph of at most 16 vertices as neighbour masks, solved by brute force over the
+/// subsets of its vertices: normal-play values and misère wins.
+struct Brute {
+    neighbours: Vec<u32>,
+    moves: Moves,
+    value: HashMap<u32, u32>,
+    misere: HashMap<u32, bool>,
+}
+
+impl Brute {
+    fn new(n: usize, edges: &[(u64, u64)], moves: Moves) -> Self {
+        let mut neighbours = vec![0u32; n];
+        for &(u, v) in edges {
+            if u != v {
+                neighbours[u as usize] |= 1 << v;
+                neighbours[v as usize] |= 1 << u;
+            }
+        }
+        Brute {
+            neighbours,
+            moves,
+            value: HashMap::new(),
+            misere: HashMap::new(),
+        }
+    }
+
+    fn options(&self, set: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        for v in 0..self.neighbours.len() {
+            if set >> v & 1 == 0 {
+                continue;
+            }
+            match self.moves {
+                Moves::Neighbourhood => out.push(set & !(self.neighbours[v] | 1 << v)),
+                Moves::Edge => {
+                    for u in v + 1..self.neighbours.len() {
+                        if set >> u & 1 == 1 && self.neighbours[v] >> u & 1 == 1 {
+                            out.push(set & !(1 << u | 1 << v));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn value(&mut self, set: u32) -> u32 {
+        if let Some(&v) = self.value.get(&set) {
+            return v;
+        }
+        let seen: Vec<u32> = self
+            .options(set)
+            .into_iter()
+            .map(|o| self.value(o))
+            .collect();
+        let v = (0..).find(|g| !seen.contains(g)).unwrap();
+        self.value.insert(set, v);
+        v
+    }
+
+    fn misere_wins(&mut self, set: u32) -> bool {
+        if let Some(&w) = self.misere.get(&set) {
+            return w;
+        }
+        let options = self.options(set);
+        let w = options.is_empty() || options.into_iter().any(|o| !self.misere_wins(o));
+        self.misere.insert(set, w);
+        w
+    }
+}
+
+fn set(engine: &Deletion, mask: u32) -> Bits {
+    let vertices: Vec<u64> = (0..32).filter(|&v| mask >> v & 1 == 1).collect();
+    engine.set_of(&vertices).unwrap()
+}
+
+/// Every subset of the graph's vertices, both endings, against the brute force.
+fn check_every_subset(engine: &Deletion, n: usize, edges: &[(u64, u64)]) {
+    let mut brute = Brute::new(n, edges, engine.moves());
+    for mask in 0..1u32 << n {
+        let s = set(engine, mask);
+        assert_eq!(
+            engine.value(&s, &|_| {}).unwrap(),
+            u64::from(brute.value(mask)),
+            "{edges:?} {mask:b}"
+        );
+        assert_eq!(
+            engine.misere_wins(&s, &|_| {}).unwrap(),
+            brute.misere_wins(mask),
+            "{edges:?} {mask:b} misère"
+        );
+    }
+}
+
+/// Every labelled graph of up to 5 vertices, and random graphs of up to 12.
+#[test]
+fn small_graphs_equal_the_brute_force() {
+    for moves in [Moves::Neighbourhood, Moves::Edge] {
+        for n in 1..=5usize {
+            let pairs: Vec<(u64, u64)> = (0..n as u64)
+                .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
+                .collect();
+            for choice in 0..1u32 << pairs.len() {
+                let edges: Vec<(u64, u64)> = (0..pairs.len())
+                    .filter(|&i| choice >> i & 1 == 1)
+                    .map(|i| pairs[i])
+                    .collect();
+                let engine = graph(n, &edges, moves);
+                check_every_subset(&engine, n, &edges);
+            }
+        }
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        for _ in 0..40 {
+            let n = rng.random_range(6..=12usize);
+            let p = rng.random_range(0.1..0.5);
+            let edges: Vec<(u64, u64)> = (0..n as u64)
+                .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
+                .filter(|_| rng.random_bool(p))
+                .collect();
+            let engine = graph(n, &edges, moves);
+            check_every_subset(&engine, n, &edges);
+        }
+    }
+}
+
+fn graph(n: usize, edges: &[(u64, u64)], moves: Moves) -> Deletion {
+    Deletion::new(n, edges, moves, Canon::Labels).unwrap()
+}
+
+/// Every set of empty cells of every board up to 4 x 4 (the shapes' canonical forms
+/// under the square's symmetries are what is tested), both endings.
+#[test]
+fn boards_up_to_4_by_4_equal_the_brute_force() {
+    for rows in 1..=4 {
+        for cols in 1..=4 {
+            let cram = Cram::board(rows, cols).unwrap();
+            let engine = cram.engine();
+            let edges: Vec<(u64, u64)> = engine
+                .edges()
+                .iter()
+                .map(|&(u, v)| (u as u64, v as u64))
+                .collect();
+            check_every_subset(engine, rows * cols, &edges);
+        }
+    }
+}
+
+fn code_values(code: &str, count: u64) -> Vec<u64> {
+    let code = TakeAndBreak::parse(code).unwrap();
+    code.ensure(count).unwrap();
+    (0..count).map(|n| u64::from(code.grundy(n))).collect()
+}
+
+fn path(n: usize) -> Vec<(u64, u64)> {
+    (1..n as u64).map(|v| (v - 1, v)).collect()
+}
+
+/// Paths are octal games: Node Kayles is Dawson's Chess (0.137), Arc Kayles and Cram
+/// 1 x n are Dawson's Kayles (0.07); normal play, and misère play of two paths at
+/// once (no sum rule there) against the misère search of the heaps.
+#[test]
+fn paths_are_the_octal_games() {
+    for (code, moves) in [("0.137", Moves::Neighbourhood), ("0.07", Moves::Edge)] {
+        let values = code_values(code, 60);
+        let rules = Rules::new(
+            true,
+            TakeLimit::Uniform(HeapRule::Code(Arc::new(TakeAndBreak::parse(code).unwrap()))),
+        )
+        .unwrap();
+        for (n, &value) in values.iter().enumerate() {
+            let engine = graph(n, &path(n), moves);
+            assert_eq!(
+                engine.value(&engine.all(), &|_| {}).unwrap(),
+                value,
+                "{code} path of {n}"
+            );
+        }
+        for a in 0..14u64 {
+            for b in 0..14u64 {
+                // Two paths: vertices 0..a and a..a+b, no edge between them.
+                let mut edges = path(a as usize);
+                edges.extend(path(b as usize).iter().map(|&(u, v)| (u + a, v + a)));
+                let engine = graph((a + b) as usize, &edges, moves);
+                let heaps = vec![a, b];
+                let solver = Solver::new(&heaps, &rules, 1 << 20).unwrap();
+                let wins = solver.outcome(&heaps) == Outcome::N;
+                assert_eq!(
+                    engine.misere_wins(&engine.all(), &|_| {}).unwrap(),
+                    wins,
+                    "{code} misère {a} + {b}"
+                );
+            }
+        }
+    }
+    let cram = Cram::board(1, 40).unwrap();
+    let values = code_values("0.07", 41);
+    assert_eq!(
+        cram.engine().value(&cram.engine().all(), &|_| {}).unwrap(),
+        values[40]
+    );
+}
