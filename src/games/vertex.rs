@@ -311,14 +311,7 @@ impl Deletion {
             let Some(option) = frame.options.get(frame.next) else {
                 let frame = stack.pop().expect("the loop holds a frame");
                 let value = mex(&frame.seen);
-                let mut table = values();
-                table
-                    .try_reserve(1)
-                    .map_err(|_| alloc::too_large::<(Key, u32)>(table.len() + 1))?;
-                table.insert(frame.key, value);
-                if table.len() % REPORT_EVERY == 0 {
-                    report(table.len());
-                }
+                remember(&mut values(), frame.key, value, report)?;
                 if stack.is_empty() {
                     return Ok(value);
                 }
@@ -395,14 +388,7 @@ impl Deletion {
             };
             if let Some(won) = won {
                 let frame = stack.pop().expect("the loop holds a frame");
-                let mut known = table();
-                known
-                    .try_reserve(1)
-                    .map_err(|_| alloc::too_large::<(Key, bool)>(known.len() + 1))?;
-                known.insert(frame.key, won);
-                if known.len() % REPORT_EVERY == 0 {
-                    report(known.len());
-                }
+                remember(&mut table(), frame.key, won, report)?;
                 if stack.is_empty() {
                     return Ok(won);
                 }
@@ -436,6 +422,24 @@ impl Deletion {
             .len();
         (values, misere)
     }
+}
+
+/// Enter what a search learned (MemoryError, not an abort, when the table cannot
+/// grow), reporting the table's size now and then.
+fn remember<K: std::hash::Hash + Eq, V>(
+    table: &mut FxHashMap<K, V>,
+    key: K,
+    value: V,
+    report: &dyn Fn(usize),
+) -> Result<()> {
+    table
+        .try_reserve(1)
+        .map_err(|_| alloc::too_large::<(K, V)>(table.len() + 1))?;
+    table.insert(key, value);
+    if table.len().is_multiple_of(REPORT_EVERY) {
+        report(table.len());
+    }
+    Ok(())
 }
 
 fn has(set: &[u64], v: usize) -> bool {
