@@ -162,6 +162,22 @@ MISERE_CRAM = {
 }
 
 
+#: Misère Grundy values of Cram rectangles in Schneider's juvavum test suite
+#: (github.com/martinschneider/juvavum, java/src/test/java/juvavum/analyse/
+#: CRAMResultsTest.java at c9749e5; his thesis "Das Spiel Juvavum", 2009): a misère
+#: P-position is one of misère value 0.
+SCHNEIDER_MISERE = {
+    (1, 2): 0, (1, 3): 0, (1, 4): 2, (1, 5): 1, (2, 2): 1, (2, 3): 0,
+    (2, 4): 1, (2, 5): 0, (3, 3): 1, (3, 4): 0, (3, 5): 0, (4, 4): 0,
+}  # fmt: skip
+
+
+def test_misere_cram_agrees_with_schneider():
+    for (rows, cols), value in SCHNEIDER_MISERE.items():
+        expected = Outcome.P if value == 0 else Outcome.N
+        assert nk.Cram(rows, cols).outcome(misere=True) is expected, (rows, cols)
+
+
 def test_the_guides_misere_cram_table():
     for rows, found in MISERE_CRAM.items():
         for cols, expected in enumerate(found, start=rows):
