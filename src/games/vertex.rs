@@ -159,10 +159,6 @@ impl Deletion {
         Deletion::new(rows * cols, &edges, moves, Canon::Grid { rows, cols })
     }
 
-    pub fn vertices(&self) -> usize {
-        self.vertices
-    }
-
     pub fn moves(&self) -> Moves {
         self.moves
     }
@@ -178,11 +174,6 @@ impl Deletion {
             set[v / 64] |= 1 << (v % 64);
         }
         set
-    }
-
-    /// The neighbours of `v`.
-    pub fn neighbours(&self, v: usize) -> &[u64] {
-        &self.adjacency[v]
     }
 
     /// The edges `(u, v)`, `u < v`, of the graph.
@@ -406,21 +397,6 @@ impl Deletion {
             parts,
             key: keys.into_boxed_slice(),
         }
-    }
-
-    /// The positions of the values learned so far (normal play, misère outcomes).
-    pub fn learned(&self) -> (usize, usize) {
-        let values = self
-            .values
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
-        let misere = self
-            .misere
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
-        (values, misere)
     }
 }
 
