@@ -296,11 +296,15 @@ impl Deletion {
         if let Some(&v) = values().get(&key) {
             return Ok(v);
         }
-        let mut stack = vec![Frame::new(self, component, key)];
+        let first = Frame::new(self, component, key);
+        let mut held = Held::default();
+        held.charge(first.options.len(), self.words())?;
+        let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
             poll.tick()?;
             let Some(option) = frame.options.get(frame.next) else {
                 let frame = stack.pop().expect("the loop holds a frame");
+                held.release(frame.options.len(), self.words());
                 let value = mex(&frame.seen);
                 remember(&mut values(), frame.key, value, report)?;
                 if stack.is_empty() {
@@ -325,8 +329,10 @@ impl Deletion {
             }
             match missing {
                 Some((part, key)) => {
+                    let child = Frame::new(self, part, key);
+                    held.charge(child.options.len(), self.words())?;
                     alloc::grow(&mut stack)?;
-                    stack.push(Frame::new(self, part, key));
+                    stack.push(child);
                 }
                 None => {
                     frame.see(sum);
@@ -346,7 +352,10 @@ impl Deletion {
         if let Some(&won) = table().get(&start.key) {
             return Ok(won);
         }
-        let mut stack = vec![MisereFrame::new(self, start)];
+        let first = MisereFrame::new(self, start);
+        let mut held = Held::default();
+        held.charge(first.size(), self.words())?;
+        let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
             poll.tick()?;
             // Every option looked up before any is searched: one known loss settles it.
@@ -371,6 +380,7 @@ impl Deletion {
                 Some(true)
             } else if let Some(i) = unknown {
                 let child = MisereFrame::new(self, frame.options[i].clone());
+                held.charge(child.size(), self.words())?;
                 alloc::grow(&mut stack)?;
                 stack.push(child);
                 None
@@ -379,6 +389,7 @@ impl Deletion {
             };
             if let Some(won) = won {
                 let frame = stack.pop().expect("the loop holds a frame");
+                held.release(frame.size(), self.words());
                 remember(&mut table(), frame.key, won, report)?;
                 if stack.is_empty() {
                     return Ok(won);
@@ -386,6 +397,11 @@ impl Deletion {
             }
         }
         unreachable!("the last frame returns")
+    }
+
+    /// The words of one set of vertices.
+    fn words(&self) -> usize {
+        self.vertices.div_ceil(64)
     }
 
     /// A whole position for misère search: its components and their sorted keys.
@@ -434,6 +450,29 @@ fn mex(seen: &[u64]) -> u32 {
     m
 }
 
+/// The options a search's stack holds, counted so that a search too deep for the
+/// machine (a long path of thousands of vertices) raises MemoryError rather than
+/// exhausting memory.
+#[derive(Default)]
+struct Held(usize);
+
+/// The most words of options a search's stack may hold (4 GiB).
+const HELD_WORDS: usize = 1 << 29;
+
+impl Held {
+    fn charge(&mut self, sets: usize, words: usize) -> Result<()> {
+        self.0 = self.0.saturating_add(sets.saturating_mul(words));
+        if self.0 > HELD_WORDS {
+            return Err(alloc::too_large::<u64>(self.0));
+        }
+        Ok(())
+    }
+
+    fn release(&mut self, sets: usize, words: usize) {
+        self.0 -= sets * words;
+    }
+}
+
 /// A component whose options are being valued.
 struct Frame {
     key: Key,
@@ -476,6 +515,11 @@ struct MisereFrame {
 }
 
 impl MisereFrame {
+    /// How many sets of vertices its options hold.
+    fn size(&self) -> usize {
+        self.options.iter().map(|o| o.parts.len()).sum()
+    }
+
     fn new(engine: &Deletion, position: Whole) -> Self {
         let mut options = Vec::new();
         for (i, part) in position.parts.iter().enumerate() {
