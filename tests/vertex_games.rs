@@ -140,6 +140,37 @@ fn small_graphs_equal_the_brute_force() {
     }
 }
 
+/// The pruned search against the plain one (every option valued) on random graphs
+/// of 13 to 19 vertices, too many for the brute force: all the vertices and random
+/// subsets, both kinds of move.
+#[test]
+fn the_pruned_search_equals_the_plain_search() {
+    let mut rng = Pcg64Mcg::seed_from_u64(17);
+    for moves in [Moves::Neighbourhood, Moves::Edge] {
+        for _ in 0..30 {
+            let n = rng.random_range(13..=19usize);
+            let p = rng.random_range(0.08..0.3);
+            let edges: Vec<(u64, u64)> = (0..n as u64)
+                .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
+                .filter(|_| rng.random_bool(p))
+                .collect();
+            let engine = graph(n, &edges, moves);
+            let mut sets = vec![engine.all()];
+            for _ in 0..5 {
+                let mask: u32 = rng.random_range(0..1 << n);
+                sets.push(set(&engine, mask));
+            }
+            for s in sets {
+                assert_eq!(
+                    engine.value(&s, &|_| {}).unwrap(),
+                    engine.plain_value_of(&s).unwrap(),
+                    "{edges:?} {s:?}"
+                );
+            }
+        }
+    }
+}
+
 fn graph(n: usize, edges: &[(u64, u64)], moves: Moves) -> Deletion {
     Deletion::new(n, edges, moves, Canon::Labels).unwrap()
 }
@@ -148,16 +179,48 @@ fn graph(n: usize, edges: &[(u64, u64)], moves: Moves) -> Deletion {
 /// under the square's symmetries are what is tested), both endings.
 #[test]
 fn boards_up_to_4_by_4_equal_the_brute_force() {
-    for rows in 1..=4 {
-        for cols in 1..=4 {
-            let cram = Cram::board(rows, cols).unwrap();
-            let engine = cram.engine();
-            let edges: Vec<(u64, u64)> = engine
-                .edges()
-                .iter()
-                .map(|&(u, v)| (u as u64, v as u64))
-                .collect();
-            check_every_subset(engine, rows * cols, &edges);
+    for moves in [Moves::Edge, Moves::Neighbourhood] {
+        for rows in 1..=4 {
+            for cols in 1..=4 {
+                let engine = Deletion::board(rows, cols, moves).unwrap();
+                check_every_subset(&engine, rows * cols, &edges_of(&engine));
+            }
+        }
+    }
+}
+
+fn edges_of(engine: &Deletion) -> Vec<(u64, u64)> {
+    engine
+        .edges()
+        .iter()
+        .map(|&(u, v)| (u as u64, v as u64))
+        .collect()
+}
+
+/// Boards of one to four words of bitboard (8 x 8, 5 x 13, 7 x 10, 9 x 9, 3 x 64,
+/// 16 x 16), valued on their bitboards, against the same graph searched as a general
+/// graph, on random sets of empty cells (sparse enough for the general search):
+/// shifts across words, the edges of the board and the canonical forms.
+#[test]
+fn wide_boards_equal_the_general_engine() {
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    for (rows, cols) in [(8, 8), (5, 13), (7, 10), (9, 9), (3, 64), (16, 16), (1, 40)] {
+        for moves in [Moves::Edge, Moves::Neighbourhood] {
+            let board = Deletion::board(rows, cols, moves).unwrap();
+            let general = graph(rows * cols, &edges_of(&board), moves);
+            for _ in 0..30 {
+                let p = rng.random_range(0.15..0.35);
+                let cells: Vec<u64> = (0..(rows * cols) as u64)
+                    .filter(|_| rng.random_bool(p))
+                    .collect();
+                let on_board = board.value(&board.set_of(&cells).unwrap(), &|_| {});
+                let on_graph = general.value(&general.set_of(&cells).unwrap(), &|_| {});
+                assert_eq!(
+                    on_board.unwrap(),
+                    on_graph.unwrap(),
+                    "{rows} x {cols} {cells:?}"
+                );
+            }
         }
     }
 }

@@ -4,14 +4,16 @@
 //!
 //! A position falls apart into connected components, and the options of a component
 //! never join two. In normal play a position's value is the XOR of its components'
-//! (Sprague–Grundy), each component searched once under a key that is the same for
-//! every copy of it: an exact canonical form (translations and the 8 symmetries of
-//! the square for a board's cells; for any other graph the vertex set itself). In
-//! misère play the sum rule fails, so outcomes are searched over whole positions:
-//! the multiset of their components' keys, components with no move dropped (a game
-//! with no option adds nothing in either ending). Each option is looked up before
-//! any is searched (a known P-option settles a misère position at once). Every
-//! search is iterative (its depth is the number of vertices) and polls for Ctrl-C.
+//! (Sprague–Grundy), each component valued under a key that is the same for every
+//! copy of it, by the pruned search (`pruned`): a board's cells go to bitboards
+//! (`grid`), keyed by their shape up to the square's symmetries; any other graph is
+//! searched here, keyed by its vertex set, and plainly (the mex of every option's
+//! value) when a value of 64 or more comes up. In misère play the sum rule fails, so
+//! outcomes are searched over whole positions: the multiset of their components'
+//! keys, components with no move dropped (a game with no option adds nothing in
+//! either ending). Each option is looked up before any is searched (a known P-option
+//! settles a misère position at once). Every search is iterative (its depth is the
+//! number of vertices) and polls for Ctrl-C.
 use std::fmt::Debug;
 use std::hash::Hasher;
 use std::marker::PhantomData;
@@ -21,6 +23,8 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::defined::Tag;
+use super::grid::{self, Tables};
+use super::pruned::{Held, Search, Split, Wide};
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
@@ -83,6 +87,7 @@ pub struct Deletion {
     moves: Moves,
     canon: Canon,
     values: Mutex<FxHashMap<Key, u32>>,
+    boards: Tables,
     misere: Mutex<FxHashMap<Box<[Key]>, bool>>,
 }
 
@@ -135,6 +140,7 @@ impl Deletion {
             moves,
             canon,
             values: Mutex::default(),
+            boards: Tables::default(),
             misere: Mutex::default(),
         })
     }
@@ -165,6 +171,11 @@ impl Deletion {
 
     pub fn canon(&self) -> Canon {
         self.canon
+    }
+
+    /// The values learned on a board's bitboards (`grid`).
+    pub fn boards(&self) -> &Tables {
+        &self.boards
     }
 
     /// Every vertex.
@@ -272,41 +283,61 @@ impl Deletion {
     }
 
     /// The normal-play Grundy value of `set`; `report` hears now and then how many
-    /// components are valued.
+    /// components are valued. Boards go to their bitboards (`grid`); other graphs are
+    /// searched with pruning (`pruned`), or plainly if a value of 64 or more comes up.
     pub fn value(&self, set: &[u64], report: &dyn Fn(usize)) -> Result<u64> {
-        let mut poll = Poll::default();
+        if let Some(value) = grid::value(self, set, report)? {
+            return Ok(value);
+        }
+        let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let mut value = 0;
         for component in self.components(set) {
-            value ^= u64::from(self.component_value(component, &mut poll, report)?);
+            let found = Search::new(&mut Graph(self), &mut table, report)?.value(&component)?;
+            value ^= u64::from(match found {
+                Ok(v) => v,
+                Err(Wide) => self.plain_value(component, &mut table, report)?,
+            });
         }
         Ok(value)
     }
 
-    /// The value of a connected component, searched without recursion: each frame is
-    /// a component whose options are being valued; an option with a component not
-    /// yet valued pushes that component and is taken up again when it is.
-    fn component_value(
+    /// The normal-play value of `set` by the plain search alone, in a table of its
+    /// own: the reference the pruned search is checked against.
+    pub fn plain_value_of(&self, set: &[u64]) -> Result<u64> {
+        let mut table = FxHashMap::default();
+        let mut value = 0;
+        for component in self.components(set) {
+            value ^= u64::from(self.plain_value(component, &mut table, &|_| {})?);
+        }
+        Ok(value)
+    }
+
+    /// The value of a connected component, as the mex of its options' values,
+    /// searched without recursion: each frame is a component whose options are being
+    /// valued; an option with a component not yet valued pushes that component and
+    /// is taken up again when it is.
+    fn plain_value(
         &self,
         component: Bits,
-        poll: &mut Poll,
+        values: &mut FxHashMap<Key, u32>,
         report: &dyn Fn(usize),
     ) -> Result<u32> {
-        let values = || self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut poll = Poll::default();
         let key = self.key(&component);
-        if let Some(&v) = values().get(&key) {
+        if let Some(&v) = values.get(&key) {
             return Ok(v);
         }
         let first = Frame::new(self, component, key);
         let mut held = Held::default();
-        held.charge(first.options.len(), self.words())?;
+        held.charge(self.bytes(first.options.len()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
             poll.tick()?;
             let Some(option) = frame.options.get(frame.next) else {
                 let frame = stack.pop().expect("the loop holds a frame");
-                held.release(frame.options.len(), self.words());
+                held.release(self.bytes(frame.options.len()));
                 let value = mex(&frame.seen);
-                remember(&mut values(), frame.key, value, report)?;
+                remember(values, frame.key, value, report)?;
                 if stack.is_empty() {
                     return Ok(value);
                 }
@@ -314,23 +345,20 @@ impl Deletion {
             };
             let mut sum = 0u32;
             let mut missing = None;
-            {
-                let table = values();
-                for part in self.components(option) {
-                    let key = self.key(&part);
-                    match table.get(&key) {
-                        Some(&v) => sum ^= v,
-                        None => {
-                            missing = Some((part, key));
-                            break;
-                        }
+            for part in self.components(option) {
+                let key = self.key(&part);
+                match values.get(&key) {
+                    Some(&v) => sum ^= v,
+                    None => {
+                        missing = Some((part, key));
+                        break;
                     }
                 }
             }
             match missing {
                 Some((part, key)) => {
                     let child = Frame::new(self, part, key);
-                    held.charge(child.options.len(), self.words())?;
+                    held.charge(self.bytes(child.options.len()))?;
                     alloc::grow(&mut stack)?;
                     stack.push(child);
                 }
@@ -354,7 +382,7 @@ impl Deletion {
         }
         let first = MisereFrame::new(self, start);
         let mut held = Held::default();
-        held.charge(first.size(), self.words())?;
+        held.charge(self.bytes(first.size()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
             poll.tick()?;
@@ -380,7 +408,7 @@ impl Deletion {
                 Some(true)
             } else if let Some(i) = unknown {
                 let child = MisereFrame::new(self, frame.options[i].clone());
-                held.charge(child.size(), self.words())?;
+                held.charge(self.bytes(child.size()))?;
                 alloc::grow(&mut stack)?;
                 stack.push(child);
                 None
@@ -389,7 +417,7 @@ impl Deletion {
             };
             if let Some(won) = won {
                 let frame = stack.pop().expect("the loop holds a frame");
-                held.release(frame.size(), self.words());
+                held.release(self.bytes(frame.size()));
                 remember(&mut table(), frame.key, won, report)?;
                 if stack.is_empty() {
                     return Ok(won);
@@ -399,9 +427,9 @@ impl Deletion {
         unreachable!("the last frame returns")
     }
 
-    /// The words of one set of vertices.
-    fn words(&self) -> usize {
-        self.vertices.div_ceil(64)
+    /// The bytes of `sets` sets of vertices.
+    fn bytes(&self, sets: usize) -> usize {
+        sets.saturating_mul(self.vertices.div_ceil(64) * 8)
     }
 
     /// A whole position for misère search: its components and their sorted keys.
@@ -450,26 +478,31 @@ fn mex(seen: &[u64]) -> u32 {
     m
 }
 
-/// The options a search's stack holds, counted so that a search too deep for the
-/// machine (a long path of thousands of vertices) raises MemoryError rather than
-/// exhausting memory.
-#[derive(Default)]
-struct Held(usize);
+/// A general graph searched by components, each keyed as `Deletion::key` says.
+struct Graph<'a>(&'a Deletion);
 
-/// The most words of options a search's stack may hold (4 GiB).
-const HELD_WORDS: usize = 1 << 29;
+impl Split for Graph<'_> {
+    type Part = Bits;
+    type Key = Key;
 
-impl Held {
-    fn charge(&mut self, sets: usize, words: usize) -> Result<()> {
-        self.0 = self.0.saturating_add(sets.saturating_mul(words));
-        if self.0 > HELD_WORDS {
-            return Err(alloc::too_large::<u64>(self.0));
-        }
-        Ok(())
+    fn key(&self, part: &Bits) -> Key {
+        self.0.key(part)
     }
 
-    fn release(&mut self, sets: usize, words: usize) {
-        self.0 -= sets * words;
+    fn known(&self, _part: &Bits) -> Option<u32> {
+        None
+    }
+
+    fn options(&mut self, part: &Bits, out: &mut Vec<Bits>) {
+        out.extend(self.0.options(part));
+    }
+
+    fn split(&mut self, option: &Bits, parts: &mut Vec<Bits>) {
+        parts.extend(self.0.components(option));
+    }
+
+    fn size(&self, part: &Bits) -> u32 {
+        part.iter().map(|w| w.count_ones()).sum()
     }
 }
 

@@ -1,0 +1,80 @@
+"""Cram values against Beling's ``igsolve``, the fastest published solver.
+
+    RUSTFLAGS="-C target-cpu=native" cargo install igsolve    # once, not in CI
+    python benches/boards.py [--boards 4x9,5x7,5x8] [--repeat 3] [--igsolve PATH]
+
+Each board is solved by each program in a fresh process, the two alternating, with
+``igsolve``'s defaults; the script prints the best wall time of each, their ratio, the
+peak memory of each process, and checks that both give the same value. Without
+``igsolve`` it times nimkit alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _cpu import describe  # noqa: E402
+
+NIMKIT = "import sys, nimkit as nk; print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).grundy())"
+
+
+def run(command: list[str]) -> tuple[str, float, float]:
+    """A fresh process's output, its wall time in seconds and its peak memory in MB."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    out = process.stdout.read() if process.stdout else ""
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{command} failed ({process.returncode})")
+    return out, elapsed, usage.ru_maxrss / 1024
+
+
+def nimkit_value(rows: int, cols: int) -> tuple[int, float, float]:
+    out, elapsed, mb = run([sys.executable, "-c", NIMKIT, str(rows), str(cols)])
+    return int(out.split()[-1]), elapsed, mb
+
+
+def igsolve_value(path: str, rows: int, cols: int) -> tuple[int, float, float]:
+    out, elapsed, mb = run([path, "cram", str(rows), str(cols)])
+    found = re.search(r"Nimber of initial position: (\d+)", out)
+    if found is None:
+        raise RuntimeError(f"igsolve printed no value:\n{out}")
+    return int(found.group(1)), elapsed, mb
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="4x9,5x7,3x14,5x8")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--igsolve", default=shutil.which("igsolve"))
+    args = parser.parse_args()
+    print(describe())
+    print(f"{'board':>6} {'value':>5} {'nimkit s':>9} {'MB':>6} {'igsolve s':>10} {'MB':>6} {'ratio':>6}")
+    for board in args.boards.split(","):
+        rows, cols = (int(x) for x in board.split("x"))
+        ours, theirs = [], []
+        for _ in range(args.repeat):
+            ours.append(nimkit_value(rows, cols))
+            if args.igsolve:
+                theirs.append(igsolve_value(args.igsolve, rows, cols))
+        value, t, mb = min(ours, key=lambda r: r[1])
+        line = f"{board:>6} {value:>5} {t:>9.2f} {mb:>6.0f}"
+        if theirs:
+            peer, pt, pmb = min(theirs, key=lambda r: r[1])
+            if peer != value:
+                raise SystemExit(f"{board}: nimkit says {value}, igsolve {peer}")
+            line += f" {pt:>10.2f} {pmb:>6.0f} {pt / t:>5.2f}x"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,631 @@
+//! Normal-play values of the vertex-deletion games on a board's cells (Cram, and
+//! Node Kayles on a grid), with the cells as a bitboard of `W` words, row after row:
+//! a move, a component and its canonical form are a few shifts and masks where the
+//! general engine walks neighbour lists. Boards of up to 256 cells and 64 columns
+//! are taken here (so 5 x 13, 6 x 11 and 7 x 10 are); the search is `pruned`.
+//!
+//! A component's key is its canonical form: moved to the corner, the least of its
+//! images under the square's symmetries (the four flips, and the four with rows and
+//! columns exchanged when the exchanged shape still fits the board's width), so equal
+//! keys are the same cells and copies of a shape share one entry. Closed forms spare
+//! the search: paths (Dawson's Kayles for Cram, Dawson's Chess for Node Kayles),
+//! 2 x n Cram, and in Cram any shape the half-turn maps onto itself with no cell on
+//! or next to its own image (the second player answers each domino with its image).
+use std::any::Any;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+use std::sync::{Mutex, PoisonError};
+
+use rustc_hash::FxHashMap;
+
+use super::pruned::{Search, Split, Wide};
+use super::vertex::{members, Canon, Deletion, Moves};
+use crate::base::error::Result;
+
+/// A set of cells: bit `r * cols + c` for the cell (r, c).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Cells<const W: usize>([u64; W]);
+
+impl<const W: usize> BitAnd for Cells<W> {
+    type Output = Self;
+    fn bitand(self, o: Self) -> Self {
+        Cells(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+}
+
+impl<const W: usize> BitOr for Cells<W> {
+    type Output = Self;
+    fn bitor(self, o: Self) -> Self {
+        Cells(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+}
+
+impl<const W: usize> BitXor for Cells<W> {
+    type Output = Self;
+    fn bitxor(self, o: Self) -> Self {
+        Cells(std::array::from_fn(|i| self.0[i] ^ o.0[i]))
+    }
+}
+
+impl<const W: usize> Not for Cells<W> {
+    type Output = Self;
+    fn not(self) -> Self {
+        Cells(std::array::from_fn(|i| !self.0[i]))
+    }
+}
+
+impl<const W: usize> Cells<W> {
+    const EMPTY: Self = Cells([0; W]);
+
+    fn shl(self, n: usize) -> Self {
+        let (words, bits) = (n / 64, n % 64);
+        Cells(std::array::from_fn(|i| {
+            if i < words {
+                return 0;
+            }
+            let from = i - words;
+            let carry = if bits > 0 && from > 0 {
+                self.0[from - 1] >> (64 - bits)
+            } else {
+                0
+            };
+            self.0[from] << bits | carry
+        }))
+    }
+
+    fn shr(self, n: usize) -> Self {
+        let (words, bits) = (n / 64, n % 64);
+        Cells(std::array::from_fn(|i| {
+            let from = i + words;
+            if from >= W {
+                return 0;
+            }
+            let carry = if bits > 0 && from + 1 < W {
+                self.0[from + 1] << (64 - bits)
+            } else {
+                0
+            };
+            self.0[from] >> bits | carry
+        }))
+    }
+
+    fn one(v: usize) -> Self {
+        let mut out = Self::EMPTY;
+        out.0[v / 64] = 1 << (v % 64);
+        out
+    }
+
+    fn has(&self, v: usize) -> bool {
+        self.0[v / 64] >> (v % 64) & 1 == 1
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The lowest cell alone.
+    fn lowest(&self) -> Self {
+        let mut out = [0u64; W];
+        if let Some(i) = self.0.iter().position(|&w| w != 0) {
+            out[i] = self.0[i] & self.0[i].wrapping_neg();
+        }
+        Cells(out)
+    }
+
+    fn first(&self) -> usize {
+        let i = self.0.iter().position(|&w| w != 0).unwrap_or(0);
+        i * 64 + self.0[i].trailing_zeros() as usize
+    }
+
+    fn last(&self) -> usize {
+        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
+        i * 64 + 63 - self.0[i].leading_zeros() as usize
+    }
+
+    /// The `mask` bits from bit `start` on.
+    fn row(&self, start: usize, mask: u64) -> u64 {
+        let (w, b) = (start / 64, start % 64);
+        let mut v = self.0[w] >> b;
+        if b > 0 && w + 1 < W {
+            v |= self.0[w + 1] << (64 - b);
+        }
+        v & mask
+    }
+
+    fn put_row(&mut self, start: usize, bits: u64) {
+        let (w, b) = (start / 64, start % 64);
+        self.0[w] |= bits << b;
+        if b > 0 && w + 1 < W {
+            self.0[w + 1] |= bits >> (64 - b);
+        }
+    }
+}
+
+/// The rows of a shape moved to the corner: `row[i]` has bit `j` for its cell (i, j).
+/// A board is taken with no more rows than columns, so a shape has at most 64 rows.
+struct Rows {
+    len: usize,
+    row: [u64; 64],
+}
+
+impl Rows {
+    fn new() -> Self {
+        Rows {
+            len: 0,
+            row: [0; 64],
+        }
+    }
+
+    fn get(&self) -> &[u64] {
+        &self.row[..self.len]
+    }
+}
+
+/// One of a shape's images: its rows read upwards (`up`), each read backwards within
+/// `width` (`back`).
+#[derive(Clone, Copy)]
+struct View<'a> {
+    rows: &'a [u64],
+    width: usize,
+    up: bool,
+    back: bool,
+}
+
+impl View<'_> {
+    fn get(&self, i: usize) -> u64 {
+        let row = self.rows[if self.up { self.rows.len() - 1 - i } else { i }];
+        if self.back {
+            row.reverse_bits() >> (64 - self.width)
+        } else {
+            row
+        }
+    }
+
+    /// Fewer rows first, then row by row.
+    fn less(&self, other: &View) -> bool {
+        if self.rows.len() != other.rows.len() {
+            return self.rows.len() < other.rows.len();
+        }
+        for i in 0..self.rows.len() {
+            let (a, b) = (self.get(i), other.get(i));
+            if a != b {
+                return a < b;
+            }
+        }
+        false
+    }
+}
+
+/// A board's geometry and what a move deletes.
+#[derive(Debug)]
+pub struct Grid<const W: usize> {
+    cols: usize,
+    /// How many rows of `cols` cells the words hold.
+    room: usize,
+    moves: Moves,
+    row_mask: u64,
+    /// The cells not in the first column, and those not in the last.
+    not_first: Cells<W>,
+    not_last: Cells<W>,
+    /// Values of paths of n cells, n < the longest side the words hold.
+    paths: Vec<u32>,
+    /// Canonical forms of shapes met lately, by the shape moved to the corner: a
+    /// shape recurs far more often than it is new, and its form costs its images.
+    recent: Vec<(Cells<W>, Cells<W>)>,
+    /// The row of each bit (a division spared in the inner loops).
+    row_of: Vec<u8>,
+    /// The order moves are tried in, by the size of a shape's box (`order`).
+    orders: Vec<Option<std::sync::Arc<[u16]>>>,
+}
+
+/// The canonical forms a board remembers (a power of two).
+const RECENT: usize = 1 << 15;
+
+impl<const W: usize> Grid<W> {
+    pub fn new(cols: usize, moves: Moves) -> Self {
+        let room = 64 * W / cols;
+        let (mut not_first, mut not_last) = (Cells::EMPTY, Cells::EMPTY);
+        for v in 0..room * cols {
+            let (word, bit) = (v / 64, 1 << (v % 64));
+            if v % cols != 0 {
+                not_first.0[word] |= bit;
+            }
+            if v % cols != cols - 1 {
+                not_last.0[word] |= bit;
+            }
+        }
+        Grid {
+            cols,
+            room,
+            moves,
+            row_mask: if cols == 64 {
+                u64::MAX
+            } else {
+                (1 << cols) - 1
+            },
+            not_first,
+            not_last,
+            paths: path_values(room.max(cols) + 1, moves),
+            recent: vec![(Cells::EMPTY, Cells::EMPTY); RECENT],
+            orders: vec![None; 65 * 65],
+            row_of: (0..64 * W).map(|v| (v / cols) as u8).collect(),
+        }
+    }
+
+    /// The cells next to `x`.
+    fn around(&self, x: Cells<W>) -> Cells<W> {
+        (x & self.not_last).shl(1)
+            | (x & self.not_first).shr(1)
+            | x.shl(self.cols)
+            | x.shr(self.cols)
+    }
+
+    /// The options of `p`, each the set of cells left.
+    fn each_option(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>)) {
+        let height = usize::from(self.row_of[p.last()]) + 1;
+        let all = (0..height).fold(0, |a, i| a | p.row(i * self.cols, self.row_mask));
+        let width = 64 - all.leading_zeros() as usize;
+        let cols = self.cols;
+        let order = self.order(height, width);
+        match self.moves {
+            Moves::Edge => {
+                let down = p & p.shr(cols);
+                let across = p & (p & self.not_first).shr(1);
+                for &v in order.iter() {
+                    let v = usize::from(v);
+                    if down.has(v) {
+                        f(p ^ Cells::one(v) ^ Cells::one(v + cols));
+                    }
+                    if across.has(v) {
+                        f(p ^ Cells::one(v) ^ Cells::one(v + 1));
+                    }
+                }
+            }
+            Moves::Neighbourhood => {
+                for &v in order.iter() {
+                    let v = usize::from(v);
+                    if p.has(v) {
+                        let cell = Cells::one(v);
+                        f(p & !(cell | self.around(cell)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cells of a `height` x `width` box in the corner, nearest its middle first:
+    /// moves there split a shape most evenly, and are tried first.
+    fn order(&mut self, height: usize, width: usize) -> std::sync::Arc<[u16]> {
+        let slot = height * 65 + width;
+        if let Some(order) = &self.orders[slot] {
+            return order.clone();
+        }
+        let mut cells: Vec<(usize, u16)> = (0..height)
+            .flat_map(|r| (0..width).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let off = (2 * r).abs_diff(height - 1) + (2 * c).abs_diff(width - 1);
+                (off, (r * self.cols + c) as u16)
+            })
+            .collect();
+        cells.sort_unstable();
+        let order: std::sync::Arc<[u16]> = cells.into_iter().map(|(_, v)| v).collect();
+        self.orders[slot] = Some(order.clone());
+        order
+    }
+
+    /// `p` with, in Cram, all but one of the cells that hang by their only
+    /// neighbour from the same cell taken out. A move through the cell leaves every
+    /// such cell alone and a move through one of them leaves the others alone, so
+    /// the position and the reduced one have the same options, up to lone cells and
+    /// the same reduction (a lone cell has no move).
+    fn pruned(&self, p: Cells<W>) -> Cells<W> {
+        if self.moves != Moves::Edge {
+            return p;
+        }
+        // Whether each cell has a neighbour to the left, right, above, below.
+        let left = p & (p & self.not_last).shl(1);
+        let right = p & (p & self.not_first).shr(1);
+        let above = p & p.shl(self.cols);
+        let below = p & p.shr(self.cols);
+        let two = (left & (right | above | below)) | (right & (above | below)) | (above & below);
+        let leaves = (left | right | above | below) & !two;
+        // The cells the leaves hang from, one side at a time: a leaf whose cell
+        // already holds one goes.
+        let mut held = Cells::EMPTY;
+        let mut hang = |from: Cells<W>| {
+            let taken = from & held;
+            held = held | from;
+            taken
+        };
+        let mut gone = hang((leaves & left).shr(1)).shl(1);
+        gone = gone | hang((leaves & right).shl(1)).shr(1);
+        gone = gone | hang((leaves & above).shr(self.cols)).shl(self.cols);
+        gone = gone | hang((leaves & below).shl(self.cols)).shr(self.cols);
+        p & !gone
+    }
+
+    /// The canonical form of a shape, remembered.
+    fn form(&mut self, p: Cells<W>) -> Cells<W> {
+        let p = p.shr(usize::from(self.row_of[p.first()]) * self.cols);
+        let height = usize::from(self.row_of[p.last()]) + 1;
+        let all = (0..height).fold(0, |a, i| a | p.row(i * self.cols, self.row_mask));
+        let p = p.shr(all.trailing_zeros() as usize);
+        let slot =
+            p.0.iter()
+                .fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let slot = (slot >> 40) as usize % RECENT;
+        if self.recent[slot].0 == p {
+            return self.recent[slot].1;
+        }
+        let form = self.canonical(p);
+        self.recent[slot] = (p, form);
+        form
+    }
+
+    /// Each connected component of `p` with a move, in canonical form.
+    fn each_component(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>)) {
+        let p = self.pruned(p);
+        let mut rest = p;
+        while !rest.is_empty() {
+            let mut part = rest.lowest();
+            loop {
+                let grown = (part | self.around(part)) & rest;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            rest = rest ^ part;
+            if self.moves == Moves::Neighbourhood || part.count() > 1 {
+                f(self.form(part));
+            }
+        }
+    }
+
+    /// The rows of `p` moved to the corner into `rows`, and its width.
+    #[inline]
+    fn rows(&self, p: Cells<W>, rows: &mut Rows) -> usize {
+        let p = p.shr(usize::from(self.row_of[p.first()]) * self.cols);
+        rows.len = usize::from(self.row_of[p.last()]) + 1;
+        let mut all = 0;
+        for i in 0..rows.len {
+            rows.row[i] = p.row(i * self.cols, self.row_mask);
+            all |= rows.row[i];
+        }
+        let left = all.trailing_zeros();
+        for r in &mut rows.row[..rows.len] {
+            *r >>= left;
+        }
+        64 - (all >> left).leading_zeros() as usize
+    }
+
+    /// The least image of a shape under the symmetries that fit the board.
+    fn canonical(&self, p: Cells<W>) -> Cells<W> {
+        let mut rows = Rows::new();
+        let width = self.rows(p, &mut rows);
+        let mut best = images(rows.get(), width)[0];
+        for v in images(rows.get(), width) {
+            if v.less(&best) {
+                best = v;
+            }
+        }
+        // Fewer rows come first: the exchanged images can win only if no taller.
+        let mut turned = Rows::new();
+        if width <= rows.len && rows.len <= self.cols && width <= self.room {
+            transpose(rows.get(), width, &mut turned);
+            for v in images(turned.get(), rows.len) {
+                if v.less(&best) {
+                    best = v;
+                }
+            }
+        }
+        let mut out = Cells::EMPTY;
+        for i in 0..best.rows.len() {
+            out.put_row(i * self.cols, best.get(i));
+        }
+        out
+    }
+
+    /// A closed form for a canonical shape, if one applies.
+    fn closed_form(&self, p: &Cells<W>) -> Option<u32> {
+        let mut shape = Rows::new();
+        let width = self.rows(*p, &mut shape);
+        let rows = shape.get();
+        let full = if width == 64 {
+            u64::MAX
+        } else {
+            (1 << width) - 1
+        };
+        let height = rows.len();
+        if height == 1 && rows[0] == full {
+            return Some(self.paths[width]);
+        }
+        if width == 1 && rows.iter().all(|&r| r == 1) {
+            return Some(self.paths[height]);
+        }
+        if self.moves != Moves::Edge {
+            return None;
+        }
+        if rows.iter().all(|&r| r == full) && (height == 2 || width == 2) {
+            return Some((height * width / 2 % 2) as u32);
+        }
+        let half_turn = (0..height).all(|i| rows[i] == reverse(rows[height - 1 - i], width));
+        let (mid_row, mid_col) = (height / 2, width / 2);
+        let has = |r: usize, c: usize| rows[r] >> c & 1 == 1;
+        let clash = match (height % 2, width % 2) {
+            (1, 1) => has(mid_row, mid_col),
+            (1, 0) => has(mid_row, mid_col - 1),
+            (0, 1) => has(mid_row - 1, mid_col),
+            _ => false,
+        };
+        (half_turn && !clash).then_some(0)
+    }
+}
+
+/// A shape's four images under the flips.
+fn images(rows: &[u64], width: usize) -> [View<'_>; 4] {
+    [(false, false), (true, false), (false, true), (true, true)].map(|(up, back)| View {
+        rows,
+        width,
+        up,
+        back,
+    })
+}
+
+fn reverse(row: u64, width: usize) -> u64 {
+    row.reverse_bits() >> (64 - width)
+}
+
+/// The rows of a shape with rows and columns exchanged.
+fn transpose(rows: &[u64], width: usize, out: &mut Rows) {
+    out.len = width;
+    out.row[..width].fill(0);
+    for (i, &row) in rows.iter().enumerate() {
+        let mut rest = row;
+        while rest != 0 {
+            let j = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            out.row[j] |= 1 << i;
+        }
+    }
+}
+
+/// The values of the paths of 0..n vertices: a move deletes two neighbours (Dawson's
+/// Kayles, 0.07) or a vertex and its neighbours (Dawson's Chess, 0.137).
+fn path_values(n: usize, moves: Moves) -> Vec<u32> {
+    let mut values: Vec<u32> = Vec::with_capacity(n);
+    for len in 0..n {
+        let mut seen = 0u128;
+        let ends: Vec<(usize, usize)> = match moves {
+            Moves::Edge => (0..len.saturating_sub(1))
+                .map(|i| (i, len - i - 2))
+                .collect(),
+            Moves::Neighbourhood => (0..len)
+                .map(|i| (i.saturating_sub(1), (len - i - 1).saturating_sub(1)))
+                .collect(),
+        };
+        for (a, b) in ends {
+            seen |= 1 << (values[a] ^ values[b]);
+        }
+        values.push(seen.trailing_ones());
+    }
+    values
+}
+
+impl<const W: usize> Split for Grid<W> {
+    type Part = Cells<W>;
+    type Key = Cells<W>;
+
+    fn key(&self, part: &Cells<W>) -> Cells<W> {
+        *part
+    }
+
+    fn known(&self, part: &Cells<W>) -> Option<u32> {
+        self.closed_form(part)
+    }
+
+    fn options(&mut self, part: &Cells<W>, out: &mut Vec<Cells<W>>) {
+        self.each_option(*part, |option| out.push(option));
+    }
+
+    fn split(&mut self, option: &Cells<W>, parts: &mut Vec<Cells<W>>) {
+        self.each_component(*option, |c| {
+            // Two copies of a shape add nothing to a value.
+            match parts.iter().position(|&q| q == c) {
+                Some(i) => {
+                    parts.swap_remove(i);
+                }
+                None => parts.push(c),
+            }
+        });
+    }
+
+    fn size(&self, part: &Cells<W>) -> u32 {
+        part.count()
+    }
+}
+
+/// The tables of a board's values, one per engine, made on first use.
+#[derive(Debug, Default)]
+pub struct Tables(Mutex<Option<Box<dyn Any + Send>>>);
+
+/// A board and the values learned on it.
+struct Learned<const W: usize> {
+    grid: Grid<W>,
+    table: FxHashMap<Cells<W>, u32>,
+}
+
+/// The normal-play value of `set` on `engine`'s board, or None when the board is not
+/// one this module takes (or a value of 64 or more came up).
+pub fn value(engine: &Deletion, set: &[u64], report: &dyn Fn(usize)) -> Result<Option<u64>> {
+    let Canon::Grid { rows, cols } = engine.canon() else {
+        return Ok(None);
+    };
+    // Taken with no more rows than columns.
+    let board = Board {
+        rows,
+        cols,
+        turned: rows > cols,
+    };
+    match (rows * cols).div_ceil(64) {
+        _ if rows.max(cols) > 64 => Ok(None),
+        1 => value_in::<1>(engine, board, set, report),
+        2 => value_in::<2>(engine, board, set, report),
+        3 => value_in::<3>(engine, board, set, report),
+        4 => value_in::<4>(engine, board, set, report),
+        _ => Ok(None),
+    }
+}
+
+/// How the engine's cells (vertex `r * cols + c`) lie on the bitboard: as they are,
+/// or with rows and columns exchanged.
+#[derive(Clone, Copy)]
+struct Board {
+    rows: usize,
+    cols: usize,
+    turned: bool,
+}
+
+fn value_in<const W: usize>(
+    engine: &Deletion,
+    board: Board,
+    set: &[u64],
+    report: &dyn Fn(usize),
+) -> Result<Option<u64>> {
+    let mut guard = engine
+        .boards()
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let width = board.rows.max(board.cols);
+    let any = guard.get_or_insert_with(|| {
+        Box::new(Learned::<W> {
+            grid: Grid::new(width, engine.moves()),
+            table: FxHashMap::default(),
+        })
+    });
+    let learned = any
+        .downcast_mut::<Learned<W>>()
+        .expect("an engine's board keeps one width");
+    let mut cells = Cells::<W>::EMPTY;
+    for v in members(set) {
+        let (r, c) = (v / board.cols, v % board.cols);
+        let bit = if board.turned { c * board.rows + r } else { v };
+        cells.0[bit / 64] |= 1 << (bit % 64);
+    }
+    let Learned { grid, table } = learned;
+    let mut parts = Vec::new();
+    grid.each_component(cells, |c| parts.push(c));
+    let mut search = Search::new(grid, table, report)?;
+    let mut value = 0;
+    for part in &parts {
+        match search.value(part)? {
+            Ok(v) => value ^= u64::from(v),
+            Err(Wide) => return Ok(None),
+        }
+    }
+    Ok(Some(value))
+}

@@ -1,0 +1,568 @@
+//! The Grundy value of a game that falls apart into components, searched with the
+//! pruning of Beling and Rogalski ("On pruning search trees of impartial games",
+//! Artificial Intelligence 283, 2020), as their `igs` does:
+//!
+//! - A search asks "is the value of this component in the set R?" and gets the value
+//!   or "no". A component with n options has its value in {0..=n}; each option,
+//!   once valued, strikes one candidate (its value, or the largest candidate if its
+//!   value is not a candidate but the largest), so an option need only be asked
+//!   about the candidates left but the largest, and the search stops as soon as no
+//!   candidate is in R.
+//! - At the top the value is found by aspiration: for v = 0, 1, ... each option is
+//!   asked only "is yours v?", and the first v no option has is the value.
+//! - Every option is looked up before any is searched (an enhanced transposition
+//!   cutoff); options that split into small parts come first; of an option's parts
+//!   all but the hardest are valued in full and the hardest is asked the narrowed
+//!   question.
+//!
+//! Candidates below 64 are kept one by one and larger ones only counted (no search
+//! asks for one by name). A value of 64 or more anywhere gives up with `Wide`, and
+//! the caller searches plainly. The search is iterative (its depth is the number
+//! of moves in a game, which follows the input) and polls for Ctrl-C.
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHashMap;
+
+use crate::base::alloc;
+use crate::base::error::Result;
+use crate::base::interrupt::Poll;
+
+/// A game searched by components.
+pub trait Split {
+    /// A connected component, as the search holds it.
+    type Part: Clone;
+    /// What tells copies of a component apart: equal keys, equal values.
+    type Key: Eq + Hash;
+
+    fn key(&self, part: &Self::Part) -> Self::Key;
+
+    /// The value of `part` when a closed form gives it without search.
+    fn known(&self, part: &Self::Part) -> Option<u32>;
+
+    /// The options of `part` (each the whole position left), in the order to try
+    /// them.
+    fn options(&mut self, part: &Self::Part, out: &mut Vec<Self::Part>);
+
+    /// The components with a move of an option, appended to `parts` (equal pairs
+    /// may be left out).
+    fn split(&mut self, option: &Self::Part, parts: &mut Vec<Self::Part>);
+
+    /// How hard `part` is to search, roughly (its cells).
+    fn size(&self, part: &Self::Part) -> u32;
+}
+
+/// The search met a value of 64 or more: search plainly instead.
+pub struct Wide;
+
+/// What a search ends with: a value, "not in the set asked about", or `Wide`.
+type Answer = std::result::Result<Option<u32>, Wide>;
+
+/// The candidates for a component's value: those below 64 as bits, the rest counted.
+#[derive(Clone, Copy, Debug)]
+struct Candidates {
+    low: u64,
+    high: usize,
+}
+
+impl Candidates {
+    /// {0, 1, ..., n - 1}.
+    fn first(n: usize) -> Self {
+        Candidates {
+            low: low_bits(n),
+            high: n.saturating_sub(64),
+        }
+    }
+
+    /// The bits of the candidates below 64 without the largest candidate.
+    fn without_largest(&self) -> u64 {
+        if self.high > 0 {
+            self.low
+        } else {
+            self.low & !top_bit(self.low)
+        }
+    }
+
+    /// Strike one candidate: `v` if it is one but the largest, else the largest.
+    fn strike(&mut self, v: u32) {
+        let bit = if v < 64 { 1u64 << v } else { 0 };
+        if self.without_largest() & bit != 0 {
+            self.low &= !bit;
+        } else {
+            self.strike_largest();
+        }
+    }
+
+    fn strike_largest(&mut self) {
+        if self.high > 0 {
+            self.high -= 1;
+        } else {
+            self.low &= !top_bit(self.low);
+        }
+    }
+}
+
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+fn top_bit(set: u64) -> u64 {
+    if set == 0 {
+        0
+    } else {
+        1u64 << (63 - set.leading_zeros())
+    }
+}
+
+/// Every value up to the largest in `set`.
+fn upto(set: u64) -> u64 {
+    if set == 0 {
+        0
+    } else {
+        u64::MAX >> set.leading_zeros()
+    }
+}
+
+/// `{v ^ x : v in set}`, for `x` below 64.
+fn xored(set: u64, x: u32) -> u64 {
+    if x == 0 {
+        return set;
+    }
+    let mut out = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let v = rest.trailing_zeros();
+        rest &= rest - 1;
+        out |= 1u64 << (v ^ x);
+    }
+    out
+}
+
+/// An option still to be valued: its unknown parts `parts[first..first + len]` and
+/// the XOR of the values of those already known.
+#[derive(Clone, Copy)]
+struct Move {
+    first: u32,
+    len: u32,
+    known: u32,
+}
+
+/// The options of a component, looked up: the candidates the options made only of
+/// known parts leave, and the rest, easiest first, each with its hardest part first.
+struct Options<P> {
+    count: usize,
+    candidates: Candidates,
+    parts: Vec<P>,
+    moves: Vec<Move>,
+}
+
+/// A component being asked whether its value is in `requested`.
+struct Frame<P, K> {
+    key: K,
+    requested: u64,
+    upto: u64,
+    candidates: Candidates,
+    parts: Vec<P>,
+    moves: Vec<Move>,
+    next: usize,
+    exact: bool,
+}
+
+/// The most bytes of options a search's stack may hold (4 GiB).
+const HELD_BYTES: usize = 1 << 32;
+
+/// The bytes a search's stack holds, so that a search too deep for the machine raises
+/// MemoryError rather than exhausting memory.
+#[derive(Default)]
+pub struct Held(usize);
+
+impl Held {
+    pub fn charge(&mut self, bytes: usize) -> Result<()> {
+        self.0 = self.0.saturating_add(bytes);
+        if self.0 > HELD_BYTES {
+            return Err(alloc::too_large::<u8>(self.0));
+        }
+        Ok(())
+    }
+
+    pub fn release(&mut self, bytes: usize) {
+        self.0 -= bytes;
+    }
+}
+
+/// One search over `game`, entering what it learns in `table` (`report` hears its
+/// size now and then).
+pub struct Search<'a, S: Split> {
+    game: &'a mut S,
+    table: &'a mut FxHashMap<S::Key, u32>,
+    report: &'a dyn Fn(usize),
+    poll: Poll,
+    held: Held,
+    /// Room reused for the options of each component met.
+    all: Vec<S::Part>,
+    split: Vec<S::Part>,
+    refuted: Refuted<S::Key>,
+}
+
+impl<'a, S: Split> Search<'a, S> {
+    pub fn new(
+        game: &'a mut S,
+        table: &'a mut FxHashMap<S::Key, u32>,
+        report: &'a dyn Fn(usize),
+    ) -> Result<Self> {
+        Ok(Search {
+            game,
+            table,
+            report,
+            poll: Poll::default(),
+            held: Held::default(),
+            all: Vec::new(),
+            split: Vec::new(),
+            refuted: Refuted::new()?,
+        })
+    }
+
+    /// The value of a component, by aspiration; `Ok(Err(Wide))` if it met a value of
+    /// 64 or more.
+    pub fn value(&mut self, part: &S::Part) -> Result<std::result::Result<u32, Wide>> {
+        let key = self.game.key(part);
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(Ok(v));
+        }
+        if let Some(v) = self.game.known(part) {
+            return Ok(Ok(v));
+        }
+        let Some(Options {
+            count,
+            candidates,
+            parts,
+            mut moves,
+        }) = self.options(part, u64::MAX)?
+        else {
+            // Options of known values struck every candidate below 64.
+            return Ok(Err(Wide));
+        };
+        let bytes = held_bytes(&parts, &moves);
+        self.held.charge(bytes)?;
+        // The values the options made of known parts have.
+        let mut skip = !candidates.low & low_bits(count + 1);
+        let mut value = count as u32;
+        'values: for v in 0..count as u32 {
+            if v >= 64 {
+                return Ok(Err(Wide));
+            }
+            if skip >> v & 1 == 1 {
+                continue;
+            }
+            let mut i = 0;
+            while i < moves.len() {
+                let m = &mut moves[i];
+                while m.len > 1 {
+                    let rest = &parts[(m.first + m.len - 1) as usize];
+                    match self.in_set(rest, u64::MAX)? {
+                        Ok(Some(w)) => m.known ^= w,
+                        _ => return Ok(Err(Wide)),
+                    }
+                    m.len -= 1;
+                }
+                if m.known >= 64 {
+                    return Ok(Err(Wide));
+                }
+                let known = m.known;
+                match self.in_set(&parts[m.first as usize], 1 << (v ^ known))? {
+                    Err(Wide) => return Ok(Err(Wide)),
+                    Ok(Some(w)) => {
+                        moves.remove(i);
+                        if w ^ known == v {
+                            continue 'values;
+                        }
+                        if w ^ known < 64 {
+                            skip |= 1 << (w ^ known);
+                        }
+                    }
+                    Ok(None) => i += 1,
+                }
+            }
+            value = v;
+            break;
+        }
+        self.held.release(bytes);
+        self.remember(key, value)?;
+        Ok(Ok(value))
+    }
+
+    /// Whether the value of `part` is in `requested` (values below 64): the value
+    /// (perhaps one not asked about), or None if it is not in the set.
+    fn in_set(&mut self, part: &S::Part, requested: u64) -> Result<Answer> {
+        let mut stack: Vec<Frame<S::Part, S::Key>> = Vec::new();
+        let mut answer = match self.open(part, requested)? {
+            Opened::Answer(a) => return Ok(a),
+            Opened::Frame(frame) => {
+                stack.push(frame);
+                None
+            }
+        };
+        while let Some(frame) = stack.last_mut() {
+            self.poll.tick()?;
+            if let Some(a) = answer.take() {
+                let m = &mut frame.moves[frame.next];
+                if m.len > 1 {
+                    // A part valued in full.
+                    match a {
+                        Ok(Some(w)) => m.known ^= w,
+                        _ => return Ok(Err(Wide)),
+                    }
+                    m.len -= 1;
+                } else {
+                    match a {
+                        Err(Wide) => return Ok(Err(Wide)),
+                        Ok(Some(w)) => frame.candidates.strike(w ^ m.known),
+                        Ok(None) => {
+                            frame.candidates.strike_largest();
+                            frame.exact = false;
+                        }
+                    }
+                    frame.next += 1;
+                }
+            }
+            let ask = if let Some(&m) = frame.moves.get(frame.next) {
+                if frame.candidates.low & frame.requested == 0 {
+                    Err(None)
+                } else if m.len > 1 {
+                    Ok((m.first + m.len - 1, u64::MAX))
+                } else if m.known >= 64 {
+                    return Ok(Err(Wide));
+                } else {
+                    let wanted = frame.candidates.without_largest() & frame.upto;
+                    Ok((m.first, xored(wanted, m.known)))
+                }
+            } else {
+                let only = frame.candidates.low;
+                if only == 0 {
+                    if frame.exact {
+                        return Ok(Err(Wide));
+                    }
+                    Err(None)
+                } else if frame.exact || frame.upto & only != 0 {
+                    Err(Some(only.trailing_zeros()))
+                } else {
+                    Err(None)
+                }
+            };
+            match ask {
+                Ok((index, wanted)) => {
+                    let child = frame.parts[index as usize].clone();
+                    match self.open(&child, wanted)? {
+                        Opened::Answer(a) => answer = Some(a),
+                        Opened::Frame(f) => {
+                            alloc::grow(&mut stack)?;
+                            stack.push(f);
+                        }
+                    }
+                }
+                Err(result) => {
+                    let frame = stack.pop().expect("the loop holds a frame");
+                    self.held.release(held_bytes(&frame.parts, &frame.moves));
+                    match result {
+                        Some(v) => self.remember(frame.key, v)?,
+                        None => {
+                            let slot = self.refuted.slot(&frame.key);
+                            self.refuted.add(slot, frame.key, frame.requested)?;
+                        }
+                    }
+                    if stack.is_empty() {
+                        return Ok(Ok(result));
+                    }
+                    answer = Some(Ok(result));
+                }
+            }
+        }
+        unreachable!("the last frame returns")
+    }
+
+    /// Look `part` up, or set up the search of it.
+    fn open(&mut self, part: &S::Part, requested: u64) -> Result<Opened<S::Part, S::Key>> {
+        let key = self.game.key(part);
+        // Closed forms were tried, and remembered, when the option was looked up.
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(Opened::Answer(Ok(Some(v))));
+        }
+        // Values an earlier search showed it has not are not asked about again (a
+        // search for the value itself asks about every value).
+        let slot = self.refuted.slot(&key);
+        let requested = match self.refuted.get(slot, &key) {
+            _ if requested == u64::MAX => requested,
+            Some(not) if requested & !not == 0 => return Ok(Opened::Answer(Ok(None))),
+            Some(not) => requested & !not,
+            None => requested,
+        };
+        let Some(options) = self.options(part, requested)? else {
+            self.refuted.add(slot, key, requested)?;
+            return Ok(Opened::Answer(Ok(None)));
+        };
+        self.held
+            .charge(held_bytes(&options.parts, &options.moves))?;
+        Ok(Opened::Frame(Frame {
+            key,
+            requested,
+            upto: upto(requested),
+            candidates: options.candidates,
+            parts: options.parts,
+            moves: options.moves,
+            next: 0,
+            exact: true,
+        }))
+    }
+
+    /// The options of `part`, each looked up; None as soon as the values of those
+    /// known leave no candidate in `requested`.
+    fn options(&mut self, part: &S::Part, requested: u64) -> Result<Option<Options<S::Part>>> {
+        let mut all = std::mem::take(&mut self.all);
+        all.clear();
+        self.game.options(part, &mut all);
+        let mut candidates = Candidates::first(all.len() + 1);
+        let mut parts = Vec::new();
+        let mut moves: Vec<(u64, Move)> = Vec::new();
+        let mut split = std::mem::take(&mut self.split);
+        for option in &all {
+            split.clear();
+            self.game.split(option, &mut split);
+            let mut m = Move {
+                first: parts.len() as u32,
+                len: 0,
+                known: 0,
+            };
+            let (mut hardness, mut hardest) = (0u64, 0u64);
+            for p in &split {
+                let key = self.game.key(p);
+                match self.table.get(&key) {
+                    Some(&v) => m.known ^= v,
+                    None => match self.game.known(p) {
+                        Some(v) => {
+                            // Remembered, so that the closed form is worked out once.
+                            self.remember(key, v)?;
+                            m.known ^= v;
+                        }
+                        None => {
+                            let size = u64::from(self.game.size(p));
+                            hardness += size * size;
+                            alloc::grow(&mut parts)?;
+                            parts.push(p.clone());
+                            if size > hardest {
+                                hardest = size;
+                                let last = parts.len() - 1;
+                                parts.swap(m.first as usize, last);
+                            }
+                            m.len += 1;
+                        }
+                    },
+                }
+            }
+            if m.len == 0 {
+                candidates.strike(m.known);
+                if candidates.low & requested == 0 {
+                    (self.all, self.split) = (all, split);
+                    return Ok(None);
+                }
+            } else {
+                alloc::grow(&mut moves)?;
+                moves.push((hardness, m));
+            }
+        }
+        // Ties keep the order the game gave.
+        moves.sort_unstable_by_key(|&(hardness, m)| (hardness, m.first));
+        let count = all.len();
+        (self.all, self.split) = (all, split);
+        Ok(Some(Options {
+            count,
+            candidates,
+            parts,
+            moves: moves.into_iter().map(|(_, m)| m).collect(),
+        }))
+    }
+
+    fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {
+        self.table
+            .try_reserve(1)
+            .map_err(|_| alloc::too_large::<(S::Key, u32)>(self.table.len() + 1))?;
+        self.table.insert(key, value);
+        if self.table.len().is_multiple_of(REPORT_EVERY) {
+            (self.report)(self.table.len());
+        }
+        Ok(())
+    }
+}
+
+/// How many new table entries between two reports of progress.
+const REPORT_EVERY: usize = 1 << 12;
+
+fn held_bytes<P>(parts: &[P], moves: &[Move]) -> usize {
+    std::mem::size_of_val(parts) + std::mem::size_of_val(moves)
+}
+
+enum Opened<P, K> {
+    Answer(Answer),
+    Frame(Frame<P, K>),
+}
+
+/// Values components were shown not to have, by a search that stopped short of the
+/// value: a cache, a newer entry taking an older one's place, that grows with use
+/// up to a bound.
+struct Refuted<K> {
+    slots: Vec<Option<(K, u64)>>,
+    added: usize,
+}
+
+/// The most entries of `Refuted`, and the fewest (powers of two).
+const REFUTED: usize = 1 << 18;
+const REFUTED_FIRST: usize = 1 << 8;
+
+impl<K: Eq + Hash> Refuted<K> {
+    fn new() -> Result<Self> {
+        Ok(Refuted {
+            slots: Self::empty(REFUTED_FIRST)?,
+            added: 0,
+        })
+    }
+
+    fn empty(len: usize) -> Result<Vec<Option<(K, u64)>>> {
+        let mut slots = alloc::with_capacity(len)?;
+        slots.resize_with(len, || None);
+        Ok(slots)
+    }
+
+    fn slot(&self, key: &K) -> usize {
+        let mut hasher = rustc_hash::FxHasher::default();
+        key.hash(&mut hasher);
+        let bits = self.slots.len().trailing_zeros();
+        (hasher.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    fn get(&self, slot: usize, key: &K) -> Option<u64> {
+        match &self.slots[slot] {
+            Some((k, not)) if k == key => Some(*not),
+            _ => None,
+        }
+    }
+
+    fn add(&mut self, slot: usize, key: K, not: u64) -> Result<()> {
+        match &mut self.slots[slot] {
+            Some((k, old)) if *k == key => *old |= not,
+            entry => *entry = Some((key, not)),
+        }
+        self.added += 1;
+        if self.added > 2 * self.slots.len() && self.slots.len() < REFUTED {
+            let bigger = Self::empty(2 * self.slots.len())?;
+            let old = std::mem::replace(&mut self.slots, bigger);
+            for (key, not) in old.into_iter().flatten() {
+                let slot = self.slot(&key);
+                self.slots[slot] = Some((key, not));
+            }
+            self.added = 0;
+        }
+        Ok(())
+    }
+}
