@@ -125,11 +125,15 @@ BELING = {
 
 @pytest.mark.research
 def test_node_kayles_on_3_by_n_grids_past_oeis():
-    # Past the 16 terms of OEIS A316632: the guide's values (two minutes in all, most
-    # of it 3 x 28). To 3 x 23 they are what the plain search (every option valued,
+    # Past the 16 terms of OEIS A316632: the guide's values (about a minute in all,
+    # most of it 3 x 28). To 3 x 23 they are what the plain search (every option valued,
     # no pruning, no bitboards) found before the pruned search replaced it.
     found = [nk.NodeKayles(nx.grid_2d_graph(3, n)).grundy() for n in range(17, 32)]
     assert found == [2, 2, 1, 1, 5, 0, 1, 1, 3, 0, 2, 5, 1, 0, 2]
+    # Past 23, the same graphs relabelled, searched by vertex sets (not as boards).
+    for n in (24, 25, 26):
+        plain = nx.convert_node_labels_to_integers(nx.grid_2d_graph(3, n))
+        assert nk.NodeKayles(plain).grundy() == found[n - 17]
 
 
 @pytest.mark.research

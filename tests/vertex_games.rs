@@ -129,11 +129,7 @@ fn small_graphs_equal_the_brute_force() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         for _ in 0..40 {
             let n = rng.random_range(6..=12usize);
-            let p = rng.random_range(0.1..0.5);
-            let edges: Vec<(u64, u64)> = (0..n as u64)
-                .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
-                .filter(|_| rng.random_bool(p))
-                .collect();
+            let edges = random_edges(&mut rng, n, 0.1..0.5);
             let engine = graph(n, &edges, moves);
             check_every_subset(&engine, n, &edges);
         }
@@ -149,11 +145,7 @@ fn the_pruned_search_equals_the_plain_search() {
     for moves in [Moves::Neighbourhood, Moves::Edge] {
         for _ in 0..30 {
             let n = rng.random_range(13..=19usize);
-            let p = rng.random_range(0.08..0.3);
-            let edges: Vec<(u64, u64)> = (0..n as u64)
-                .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
-                .filter(|_| rng.random_bool(p))
-                .collect();
+            let edges = random_edges(&mut rng, n, 0.08..0.3);
             let engine = graph(n, &edges, moves);
             let mut sets = vec![engine.all()];
             for _ in 0..5 {
@@ -169,6 +161,16 @@ fn the_pruned_search_equals_the_plain_search() {
             }
         }
     }
+}
+
+/// The edges of a random graph of `n` vertices, each pair joined with a probability
+/// drawn from `density`.
+fn random_edges(rng: &mut Pcg64Mcg, n: usize, density: std::ops::Range<f64>) -> Vec<(u64, u64)> {
+    let p = rng.random_range(density);
+    (0..n as u64)
+        .flat_map(|u| (u + 1..n as u64).map(move |v| (u, v)))
+        .filter(|_| rng.random_bool(p))
+        .collect()
 }
 
 fn graph(n: usize, edges: &[(u64, u64)], moves: Moves) -> Deletion {
