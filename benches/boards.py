@@ -19,8 +19,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
-from _cpu import describe  # noqa: E402
+from _cpu import describe
 
 NIMKIT = "import sys, nimkit as nk; print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).grundy())"
 
@@ -58,7 +57,8 @@ def main() -> None:
     parser.add_argument("--igsolve", default=shutil.which("igsolve"))
     args = parser.parse_args()
     print(describe())
-    print(f"{'board':>6} {'value':>5} {'nimkit s':>9} {'MB':>6} {'igsolve s':>10} {'MB':>6} {'ratio':>6}")
+    header = ("board", 6), ("value", 5), ("nimkit s", 9), ("MB", 6), ("igsolve s", 10), ("MB", 6)
+    print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
     for board in args.boards.split(","):
         rows, cols = (int(x) for x in board.split("x"))
         ours, theirs = [], []
