@@ -316,22 +316,24 @@ impl<const W: usize> Grid<W> {
         order
     }
 
-    /// `p` with, in Cram, all but one of the cells that hang by their only
-    /// neighbour from the same cell taken out. A move through the cell leaves every
-    /// such cell alone and a move through one of them leaves the others alone, so
-    /// the position and the reduced one have the same options, up to lone cells and
-    /// the same reduction (a lone cell has no move).
+    /// `p` reduced, in Cram, by two rules that keep its value (normal play):
+    ///
+    /// - of the cells that hang by their only neighbour from the same cell, all but
+    ///   one go: a move through the cell leaves every such cell alone and a move
+    ///   through one of them leaves the others alone, so the options are the same up
+    ///   to lone cells and the same reduction;
+    /// - a cell `u`, itself not hanging, each of whose neighbours `x` has a cell
+    ///   `l(x)` hanging from it, goes. The sum of the position with and without `u`
+    ///   is lost by the player to move: a domino on `u` and `x` is answered with
+    ///   `x, l(x)` on the other side (the two are then the same but for a lone cell),
+    ///   any other domino with the same domino on the other side, after which `u`
+    ///   still has the property (a hanging cell goes only with its cell).
     fn pruned(&self, p: Cells<W>) -> Cells<W> {
         if self.moves != Moves::Edge {
             return p;
         }
-        // Whether each cell has a neighbour to the left, right, above, below.
-        let left = p & (p & self.not_last).shl(1);
-        let right = p & (p & self.not_first).shr(1);
-        let above = p & p.shl(self.cols);
-        let below = p & p.shr(self.cols);
-        let two = (left & (right | above | below)) | (right & (above | below)) | (above & below);
-        let leaves = (left | right | above | below) & !two;
+        let (leaves, sides) = self.leaves(p);
+        let [left, right, above, below] = sides;
         // The cells the leaves hang from, one side at a time: a leaf whose cell
         // already holds one goes.
         let mut held = Cells::EMPTY;
@@ -344,7 +346,22 @@ impl<const W: usize> Grid<W> {
         gone = gone | hang((leaves & right).shl(1)).shr(1);
         gone = gone | hang((leaves & above).shr(self.cols)).shl(self.cols);
         gone = gone | hang((leaves & below).shl(self.cols)).shr(self.cols);
-        p & !gone
+        let p = p & !gone;
+        let (leaves, _) = self.leaves(p);
+        let holders = p & self.around(leaves);
+        let bridges = p & !leaves & !self.around(p & !holders);
+        p & !bridges
+    }
+
+    /// The cells of `p` with exactly one neighbour in `p`, and those with a
+    /// neighbour to the left, right, above and below.
+    fn leaves(&self, p: Cells<W>) -> (Cells<W>, [Cells<W>; 4]) {
+        let left = p & (p & self.not_last).shl(1);
+        let right = p & (p & self.not_first).shr(1);
+        let above = p & p.shl(self.cols);
+        let below = p & p.shr(self.cols);
+        let two = (left & (right | above | below)) | (right & (above | below)) | (above & below);
+        ((left | right | above | below) & !two, [left, right, above, below])
     }
 
     /// The canonical form of a shape, remembered.
