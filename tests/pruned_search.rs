@@ -37,15 +37,24 @@ impl Split for Rows {
         }
     }
 
-    fn split(&mut self, option: &u32, parts: &mut Vec<u32>) {
+    fn split(&mut self, option: &u32, parts: &mut Vec<u32>) -> u32 {
         if !self.kayles {
             parts.extend((*option > 0).then_some(*option));
-            return;
+            return 0;
         }
         let (a, b) = (option / 1000, option % 1000);
+        let mut known = 0;
         if a != b {
-            parts.extend([a, b].into_iter().filter(|&r| r > 0));
+            // A row of one pin has one move: value 1, known at a glance.
+            for row in [a, b] {
+                match row {
+                    0 => {}
+                    1 => known ^= 1,
+                    _ => parts.push(row),
+                }
+            }
         }
+        known
     }
 
     fn size(&self, part: &u32) -> u32 {

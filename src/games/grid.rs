@@ -361,7 +361,10 @@ impl<const W: usize> Grid<W> {
         let above = p & p.shl(self.cols);
         let below = p & p.shr(self.cols);
         let two = (left & (right | above | below)) | (right & (above | below)) | (above & below);
-        ((left | right | above | below) & !two, [left, right, above, below])
+        (
+            (left | right | above | below) & !two,
+            [left, right, above, below],
+        )
     }
 
     /// The canonical form of a shape, remembered.
@@ -382,8 +385,10 @@ impl<const W: usize> Grid<W> {
         form
     }
 
-    /// Each connected component of `p` with a move, in canonical form.
-    fn each_component(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>)) {
+    /// Each connected component of `p` with a move, in canonical form, but those of
+    /// two or three cells in Cram: a domino or a path of three, value 1 (`small`
+    /// takes the XOR of their values).
+    fn each_component(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>), small: &mut u32) {
         let p = self.pruned(p);
         let mut rest = p;
         while !rest.is_empty() {
@@ -396,8 +401,10 @@ impl<const W: usize> Grid<W> {
                 part = grown;
             }
             rest = rest ^ part;
-            if self.moves == Moves::Neighbourhood || part.count() > 1 {
-                f(self.form(part));
+            match (self.moves, part.count()) {
+                (Moves::Edge, 1) => {}
+                (Moves::Edge, 2 | 3) => *small ^= 1,
+                _ => f(self.form(part)),
             }
         }
     }
@@ -548,16 +555,22 @@ impl<const W: usize> Split for Grid<W> {
         self.each_option(*part, |option| out.push(option));
     }
 
-    fn split(&mut self, option: &Cells<W>, parts: &mut Vec<Cells<W>>) {
-        self.each_component(*option, |c| {
-            // Two copies of a shape add nothing to a value.
-            match parts.iter().position(|&q| q == c) {
-                Some(i) => {
-                    parts.swap_remove(i);
+    fn split(&mut self, option: &Cells<W>, parts: &mut Vec<Cells<W>>) -> u32 {
+        let mut known = 0;
+        self.each_component(
+            *option,
+            |c| {
+                match parts.iter().position(|&q| q == c) {
+                    // Two copies of a shape add nothing to a value.
+                    Some(i) => {
+                        parts.swap_remove(i);
+                    }
+                    None => parts.push(c),
                 }
-                None => parts.push(c),
-            }
-        });
+            },
+            &mut known,
+        );
+        known
     }
 
     fn size(&self, part: &Cells<W>) -> u32 {
@@ -635,9 +648,10 @@ fn value_in<const W: usize>(
     }
     let Learned { grid, table } = learned;
     let mut parts = Vec::new();
-    grid.each_component(cells, |c| parts.push(c));
+    let mut small = 0;
+    grid.each_component(cells, |c| parts.push(c), &mut small);
     let mut search = Search::new(grid, table, report)?;
-    let mut value = 0;
+    let mut value = u64::from(small);
     for part in &parts {
         match search.value(part)? {
             Ok(v) => value ^= u64::from(v),

@@ -44,8 +44,9 @@ pub trait Split {
     fn options(&mut self, part: &Self::Part, out: &mut Vec<Self::Part>);
 
     /// The components with a move of an option, appended to `parts` (equal pairs
-    /// may be left out).
-    fn split(&mut self, option: &Self::Part, parts: &mut Vec<Self::Part>);
+    /// may be left out), but for those whose value is plain at a glance: the XOR of
+    /// their values.
+    fn split(&mut self, option: &Self::Part, parts: &mut Vec<Self::Part>) -> u32;
 
     /// How hard `part` is to search, roughly (its cells).
     fn size(&self, part: &Self::Part) -> u32;
@@ -429,11 +430,11 @@ impl<'a, S: Split> Search<'a, S> {
         let mut split = std::mem::take(&mut self.split);
         for option in &all {
             split.clear();
-            self.game.split(option, &mut split);
+            let known = self.game.split(option, &mut split);
             let mut m = Move {
                 first: parts.len() as u32,
                 len: 0,
-                known: 0,
+                known,
             };
             let (mut hardness, mut hardest) = (0u64, 0u64);
             for p in &split {

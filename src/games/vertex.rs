@@ -497,8 +497,9 @@ impl Split for Graph<'_> {
         out.extend(self.0.options(part));
     }
 
-    fn split(&mut self, option: &Bits, parts: &mut Vec<Bits>) {
+    fn split(&mut self, option: &Bits, parts: &mut Vec<Bits>) -> u32 {
         parts.extend(self.0.components(option));
+        0
     }
 
     fn size(&self, part: &Bits) -> u32 {
