@@ -328,9 +328,12 @@ impl<const W: usize> Grid<W> {
     ///   `x, l(x)` on the other side (the two are then the same but for a lone cell),
     ///   any other domino with the same domino on the other side, after which `u`
     ///   still has the property (a hanging cell goes only with its cell).
-    fn pruned(&self, p: Cells<W>) -> Cells<W> {
+    ///
+    /// With it, the cells whose link to the right neighbour a component may be cut
+    /// along (`cuts`).
+    fn pruned(&self, p: Cells<W>) -> (Cells<W>, Cells<W>) {
         if self.moves != Moves::Edge {
-            return p;
+            return (p, Cells::EMPTY);
         }
         let (leaves, sides) = self.leaves(p);
         let [left, right, above, below] = sides;
@@ -350,7 +353,33 @@ impl<const W: usize> Grid<W> {
         let (leaves, _) = self.leaves(p);
         let holders = p & self.around(leaves);
         let bridges = p & !leaves & !self.around(p & !holders);
-        p & !bridges
+        let p = p & !bridges;
+        (p, self.cuts(p))
+    }
+
+    /// The cells of `p` whose link to the right neighbour can be left out without
+    /// changing the value (Cram): the two across-links of a 2 x 2 block two opposite
+    /// corners of which have no neighbour outside it. Say the top left and bottom
+    /// right corners (the other pair is the mirror image). The sum of the game with
+    /// and without the two links is a second-player win: the across-domino on top is
+    /// answered by the upright one on the right on the other side (the two positions
+    /// are then the same, the top left and the bottom right corner each hanging from
+    /// the bottom left one), the lower across-domino by the upright one on the left,
+    /// any other domino by itself; a domino that takes the top right or bottom left
+    /// cell leaves on the side with the links two cells hanging from the other one,
+    /// where the side without them has one (the first rule above), and a domino
+    /// away from the block leaves it as it was.
+    fn cuts(&self, p: Cells<W>) -> Cells<W> {
+        let (_, [left, right, above, below]) = self.leaves(p);
+        let corner_tl = p & right & below & !left & !above;
+        let corner_br = p & left & above & !right & !below;
+        let corner_tr = p & left & below & !right & !above;
+        let corner_bl = p & right & above & !left & !below;
+        // Blocks by their top left cell.
+        let down = self.cols;
+        let blocks = (corner_tl & corner_br.shr(down + 1))
+            | (corner_tr.shr(1) & corner_bl.shr(down) & self.not_last);
+        blocks | blocks.shl(down)
     }
 
     /// The cells of `p` with exactly one neighbour in `p`, and those with a
@@ -389,12 +418,19 @@ impl<const W: usize> Grid<W> {
     /// two or three cells in Cram: a domino or a path of three, value 1 (`small`
     /// takes the XOR of their values).
     fn each_component(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>), small: &mut u32) {
-        let p = self.pruned(p);
+        let (p, cuts) = self.pruned(p);
+        // The links a component may be cut along: from a cell in `cuts` to the right,
+        // and from the cell after it to the left.
+        let (to_right, to_left) = (self.not_last & !cuts, self.not_first & !cuts.shl(1));
         let mut rest = p;
         while !rest.is_empty() {
             let mut part = rest.lowest();
             loop {
-                let grown = (part | self.around(part)) & rest;
+                let next = (part & to_right).shl(1)
+                    | (part & to_left).shr(1)
+                    | part.shl(self.cols)
+                    | part.shr(self.cols);
+                let grown = (part | next) & rest;
                 if grown == part {
                     break;
                 }
