@@ -3,6 +3,7 @@
 //! against the take-and-break engine, and single Nim heaps (value n), past the
 //! search's 64 values.
 use nimkit::code::TakeAndBreak;
+use nimkit::games::budget::Budget;
 use nimkit::games::pruned::{Search, Split};
 use rustc_hash::FxHashMap;
 
@@ -63,7 +64,7 @@ impl Split for Rows {
 }
 
 fn value(game: &mut Rows, n: u32, table: &mut FxHashMap<u32, u32>) -> Option<u32> {
-    let mut search = Search::new(game, table, &|_| {}).unwrap();
+    let mut search = Search::new(game, table, Budget::default(), &|_| {}).unwrap();
     // Err(Wide): a value of 64 or more came up.
     search.value(&n).unwrap().ok()
 }

@@ -74,6 +74,8 @@ LONG = [
     # settled at once by its symmetry), and the misère search over whole positions of
     # 6 x 6 (about a minute).
     "nk.Cram(7, 9).grundy()",
+    # The same, saving its table in steps (and once more on Ctrl-C).
+    "nk.Cram(7, 9).grundy(checkpoint=tmp, every=0.2)",
     "nk.Cram(6, 6).outcome(misere=True)",
 ]
 

@@ -4,8 +4,11 @@
 //! the take-and-break engine.
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use nimkit::code::TakeAndBreak;
+use nimkit::error::Error;
+use nimkit::games::budget::Budget;
 use nimkit::games::cram::Cram;
 use nimkit::games::vertex::{Bits, Canon, Deletion, Moves};
 use nimkit::heap::HeapRule;
@@ -97,12 +100,12 @@ fn check_every_subset(engine: &Deletion, n: usize, edges: &[(u64, u64)]) {
     for mask in 0..1u32 << n {
         let s = set(engine, mask);
         assert_eq!(
-            engine.value(&s, &|_| {}).unwrap(),
+            engine.value(&s, Budget::default(), &|_| {}).unwrap(),
             u64::from(brute.value(mask)),
             "{edges:?} {mask:b}"
         );
         assert_eq!(
-            engine.misere_wins(&s, &|_| {}).unwrap(),
+            engine.misere_wins(&s, Budget::default(), &|_| {}).unwrap(),
             brute.misere_wins(mask),
             "{edges:?} {mask:b} misère"
         );
@@ -154,7 +157,7 @@ fn the_pruned_search_equals_the_plain_search() {
             }
             for s in sets {
                 assert_eq!(
-                    engine.value(&s, &|_| {}).unwrap(),
+                    engine.value(&s, Budget::default(), &|_| {}).unwrap(),
                     engine.plain_value_of(&s).unwrap(),
                     "{edges:?} {s:?}"
                 );
@@ -215,8 +218,10 @@ fn wide_boards_equal_the_general_engine() {
                 let cells: Vec<u64> = (0..(rows * cols) as u64)
                     .filter(|_| rng.random_bool(p))
                     .collect();
-                let on_board = board.value(&board.set_of(&cells).unwrap(), &|_| {});
-                let on_graph = general.value(&general.set_of(&cells).unwrap(), &|_| {});
+                let on_board =
+                    board.value(&board.set_of(&cells).unwrap(), Budget::default(), &|_| {});
+                let on_graph =
+                    general.value(&general.set_of(&cells).unwrap(), Budget::default(), &|_| {});
                 assert_eq!(
                     on_board.unwrap(),
                     on_graph.unwrap(),
@@ -252,7 +257,9 @@ fn paths_are_the_octal_games() {
         for (n, &value) in values.iter().enumerate() {
             let engine = graph(n, &path(n), moves);
             assert_eq!(
-                engine.value(&engine.all(), &|_| {}).unwrap(),
+                engine
+                    .value(&engine.all(), Budget::default(), &|_| {})
+                    .unwrap(),
                 value,
                 "{code} path of {n}"
             );
@@ -267,7 +274,9 @@ fn paths_are_the_octal_games() {
                 let solver = Solver::new(&heaps, &rules, 1 << 20).unwrap();
                 let wins = solver.outcome(&heaps) == Outcome::N;
                 assert_eq!(
-                    engine.misere_wins(&engine.all(), &|_| {}).unwrap(),
+                    engine
+                        .misere_wins(&engine.all(), Budget::default(), &|_| {})
+                        .unwrap(),
                     wins,
                     "{code} misère {a} + {b}"
                 );
@@ -277,7 +286,84 @@ fn paths_are_the_octal_games() {
     let cram = Cram::board(1, 40).unwrap();
     let values = code_values("0.07", 41);
     assert_eq!(
-        cram.engine().value(&cram.engine().all(), &|_| {}).unwrap(),
+        cram.engine()
+            .value(&cram.engine().all(), Budget::default(), &|_| {})
+            .unwrap(),
         values[40]
     );
+}
+
+/// `max_memory` stops a search before its table and stack pass the bound, with the
+/// error that names it, and a search that fits is not disturbed by it.
+#[test]
+fn memory_bound() {
+    let bounded = |bytes: u64| Budget {
+        max_memory: bytes,
+        until: None,
+    };
+    let cram = Cram::board(4, 7).unwrap();
+    let engine = cram.engine();
+    match engine.value(&engine.all(), bounded(1 << 14), &|_| {}) {
+        Err(Error::MemoryBound { needed, bound, .. }) => {
+            assert_eq!(bound, 1 << 14);
+            assert!(needed > bound);
+        }
+        other => panic!("4 x 7 in 16 KiB: {other:?}"),
+    }
+    // Cram 4 x 7 is 3 (Beling's igs table); what the failed search learned is kept.
+    assert_eq!(
+        engine
+            .value(&engine.all(), bounded(1 << 26), &|_| {})
+            .unwrap(),
+        3
+    );
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let edges = random_edges(&mut rng, 12, 0.2..0.4);
+    let general = Deletion::new(12, &edges, Moves::Neighbourhood, Canon::Labels).unwrap();
+    let wanted = general.plain_value_of(&general.all()).unwrap();
+    let Err(Error::MemoryBound { .. }) = general.misere_wins(&general.all(), bounded(256), &|_| {})
+    else {
+        panic!("a misère search in 256 bytes");
+    };
+    assert_eq!(
+        general
+            .value(&general.all(), bounded(1 << 24), &|_| {})
+            .unwrap(),
+        wanted
+    );
+}
+
+/// A search given a time to stop at hands back `Paused`, keeps what it learned, and
+/// asked again goes on to the value: many short runs give what one long one does.
+#[test]
+fn paused_searches_resume() {
+    for (rows, cols) in [(3, 9), (4, 5), (5, 5)] {
+        let fresh = Cram::board(rows, cols).unwrap();
+        let all = fresh.engine().all();
+        let wanted = fresh
+            .engine()
+            .value(&all, Budget::default(), &|_| {})
+            .unwrap();
+        let cram = Cram::board(rows, cols).unwrap();
+        let engine = cram.engine();
+        // A time already past stops the search once it has learned a value.
+        let past = Budget {
+            max_memory: u64::MAX,
+            until: Some(Instant::now()),
+        };
+        let Err(Error::Paused) = engine.value(&all, past, &|_| {}) else {
+            panic!("{rows} x {cols} ran past its time");
+        };
+        let found = loop {
+            let budget = Budget {
+                max_memory: u64::MAX,
+                until: Some(Instant::now() + Duration::from_millis(2)),
+            };
+            match engine.value(&all, budget, &|_| {}) {
+                Err(Error::Paused) => continue,
+                other => break other.unwrap(),
+            }
+        };
+        assert_eq!(found, wanted, "{rows} x {cols}");
+    }
 }

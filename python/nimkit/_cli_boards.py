@@ -43,6 +43,25 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
     )
+    command.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help="the most memory the search may hold, e.g. '4 GB' or '512 MiB' "
+        "(an error past it, what was learned saved with --checkpoint)",
+    )
+    command.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="save what the search learns in DIR (every --every seconds, on Ctrl-C "
+        "and at the end) and start from what DIR holds",
+    )
+    command.add_argument(
+        "--every",
+        metavar="SECONDS",
+        type=float,
+        default=600.0,
+        help="seconds between two saves with --checkpoint (default 600)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,9 +82,12 @@ def run(args: argparse.Namespace) -> int:
         graph = _read_graph(args.file)
         game = (NodeKayles if args.command == "node-kayles" else ArcKayles)(graph)
     started = time.perf_counter()
-    value = game.grundy(progress=args.progress)
-    outcome = game.outcome(args.misere, progress=args.progress)
-    moves = game.winning_moves(args.misere)
+    memory = args.max_memory
+    value = game.grundy(
+        progress=args.progress, max_memory=memory, checkpoint=args.checkpoint, every=args.every
+    )
+    outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
+    moves = game.winning_moves(args.misere, max_memory=memory)
     ending = "misère" if args.misere else "normal"
     print(f"{game.describe()}")
     print(f"value: {value}")

@@ -58,6 +58,9 @@ __all__ = [
     "solve_outcomes",
     "vertex_edges",
     "vertex_names",
+    "vertex_restore",
+    "vertex_tables",
+    "vertex_value",
     "wythoff_grundy_table",
     "wythoff_pair",
 ]
@@ -174,12 +177,22 @@ class NativeGame:
     @property
     def family(self) -> str: ...
     def options(self) -> list[NativeGame]: ...
-    def grundy(self, max_positions: int = ..., progress: Any = None) -> Any: ...
+    def grundy(
+        self, max_positions: int = ..., progress: Any = None, max_memory: int | None = None
+    ) -> Any: ...
     def outcome(
-        self, misere: bool = False, max_positions: int = ..., progress: Any = None
+        self,
+        misere: bool = False,
+        max_positions: int = ...,
+        progress: Any = None,
+        max_memory: int | None = None,
     ) -> Outcome: ...
     def winning_moves(
-        self, misere: bool = False, max_positions: int = ..., progress: Any = None
+        self,
+        misere: bool = False,
+        max_positions: int = ...,
+        progress: Any = None,
+        max_memory: int | None = None,
     ) -> list[NativeGame]: ...
     def remoteness(
         self, misere: bool = False, max_positions: int = ..., progress: Any = None
@@ -483,9 +496,35 @@ class Envs:
         npt.NDArray[np.bool_],
     ]: ...
 
-def vertex_names(game: NativeGame) -> tuple[Any, ...]: ...
+def vertex_names(game: NativeGame) -> tuple[Any, ...] | None: ...
 def vertex_edges(game: NativeGame) -> list[tuple[int, int]]: ...
 def board_size(game: NativeGame) -> tuple[int, int]: ...
 def cram_table(
-    rows: SupportsIndex, max_cols: SupportsIndex, progress: Any | None = None
+    rows: SupportsIndex,
+    max_cols: SupportsIndex,
+    progress: Any | None = None,
+    max_memory: int | None = None,
 ) -> list[int]: ...
+def vertex_value(
+    game: NativeGame,
+    max_memory: int | None = None,
+    seconds: float | None = None,
+    progress: Any | None = None,
+) -> int | None: ...
+def vertex_tables(
+    game: NativeGame,
+) -> list[
+    tuple[
+        str,
+        np.ndarray[Any, np.dtype[np.uint8]],
+        np.ndarray[Any, np.dtype[np.uint64]],
+        np.ndarray[Any, np.dtype[np.uint32]],
+    ]
+]: ...
+def vertex_restore(
+    game: NativeGame,
+    name: str,
+    lengths: np.ndarray[Any, np.dtype[np.uint8]],
+    words: np.ndarray[Any, np.dtype[np.uint64]],
+    values: np.ndarray[Any, np.dtype[np.uint32]],
+) -> None: ...

@@ -9,12 +9,16 @@ symmetries); misère play, which has no XOR rule, searches whole positions.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import _core
 from ._progress import counter
-from .games import ImpartialGame
+from .games import ImpartialGame, _with_bar
+from .position import Outcome
+from .rules import DEFAULT_MAX_POSITIONS
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -56,9 +60,7 @@ def _graph_parts(graph: GraphLike) -> tuple[list[Hashable], list[tuple[int, int]
     return names, edges
 
 
-def _as_grid(
-    names: list[Hashable], edges: list[tuple[int, int]]
-) -> tuple[int, int] | None:
+def _as_grid(names: list[Hashable], edges: list[tuple[int, int]]) -> tuple[int, int] | None:
     """(rows, columns) when the vertices are cells ``(r, c)`` joined exactly side by
     side (networkx's ``grid_2d_graph`` and its induced subgraphs), else None."""
     if not names or not all(
@@ -81,7 +83,119 @@ def _as_grid(
     return (rows, cols) if given == side else None
 
 
-class _OnGraph(ImpartialGame):
+#: What ``max_memory=`` takes: bytes, or a string such as ``"2 GB"`` or ``"512 MiB"``.
+Memory = int | str | None
+
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+
+
+def memory_bytes(max_memory: Memory) -> int | None:
+    """The bytes ``max_memory`` names (None: no bound).
+
+    >>> memory_bytes("2 GB"), memory_bytes("512MiB"), memory_bytes(4096), memory_bytes(None)
+    (2000000000, 536870912, 4096, None)
+    """
+    if max_memory is None:
+        return None
+    if isinstance(max_memory, str):
+        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", max_memory)
+        unit = found and _UNITS.get(found[2].lower())
+        if not found or unit is None:
+            raise ValueError(
+                f"max_memory {max_memory!r} is not a size: give bytes, or one such as '2 GB' "
+                "or '512 MiB'"
+            )
+        size = int(float(found[1]) * unit)
+    elif isinstance(max_memory, int) and not isinstance(max_memory, bool):
+        size = max_memory
+    else:
+        raise TypeError(f"max_memory is bytes or a size such as '2 GB', not {max_memory!r}")
+    if size < 1:
+        raise ValueError(f"max_memory must be at least 1 byte, not {max_memory!r}")
+    return min(size, 2**64 - 1)
+
+
+class _Deleting(ImpartialGame):
+    """What the games on graphs and boards share: searches whose memory is bounded
+    (``max_memory``), and runs of normal play that survive a restart (``checkpoint``).
+
+    ``max_memory`` bounds the table the search fills (which the game keeps for later
+    questions) and its stack: MemoryError past it, naming the bound, what was learned
+    kept. ``max_positions`` is taken for the protocol's sake; these searches are not
+    bounded by it.
+    """
+
+    __slots__ = ()
+
+    def grundy(
+        self,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+        *,
+        max_memory: Memory = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        every: float = 600.0,
+    ) -> int:
+        """The Grundy value in normal play. ``checkpoint``: a directory where the
+        search saves what it learned every ``every`` seconds, on Ctrl-C, past
+        ``max_memory`` and at the end, and which a later run (of any position of the
+        same game) starts from (see ``nimkit.board_checkpoint``).
+
+        >>> Cram(4, 5).grundy(max_memory="64 MiB")
+        2
+        """
+        memory = memory_bytes(max_memory)
+        if checkpoint is not None:
+            from . import board_checkpoint
+
+            return board_checkpoint.run(self, checkpoint, every, memory, progress)
+        value = _with_bar(progress, lambda bar: _core.vertex_value(self._native, memory, None, bar))
+        assert value is not None, "a search with no time bound ends with the value"
+        return value
+
+    def outcome(
+        self,
+        misere: bool = False,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+        *,
+        max_memory: Memory = None,
+    ) -> Outcome:
+        """P or N in normal or misère play, the search bounded by ``max_memory``."""
+        memory = memory_bytes(max_memory)
+        return _with_bar(
+            progress, lambda bar: self._native.outcome(misere, max_positions, bar, memory)
+        )
+
+    def winning_moves(
+        self,
+        misere: bool = False,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+        *,
+        max_memory: Memory = None,
+    ) -> list[ImpartialGame]:
+        """The options that win, the search bounded by ``max_memory``."""
+        memory = memory_bytes(max_memory)
+        found = _with_bar(
+            progress,
+            lambda bar: self._native.winning_moves(misere, max_positions, bar, memory),
+        )
+        return [ImpartialGame._of(n) for n in found]
+
+
+class _OnGraph(_Deleting):
     """What Node Kayles and Arc Kayles share: a graph with named vertices, a position
     being the vertices left."""
 
@@ -110,7 +224,8 @@ class _OnGraph(ImpartialGame):
         object.__setattr__(self, "_native", native)
 
     def _names(self) -> tuple[Hashable, ...]:
-        names: tuple[Hashable, ...] = _core.vertex_names(self._native)
+        names = _core.vertex_names(self._native)
+        assert names is not None, "a graph's game keeps its vertices' names"
         return names
 
     @property
@@ -206,7 +321,7 @@ class ArcKayles(_OnGraph):
         return f"Arc Kayles on the vertices {self}"
 
 
-class Cram(ImpartialGame):
+class Cram(_Deleting):
     """Cram: players place dominoes, either way, on the empty cells of a board; whoever
     cannot move loses (in misère play, wins). It is Arc Kayles on the grid of the
     empty cells.
@@ -308,19 +423,26 @@ def _shaped(lines: list[str]) -> tuple[int, int, list[int]]:
     return len(lines), cols, empty
 
 
-def cram_table(rows: SupportsIndex, max_cols: SupportsIndex, progress: bool = False) -> list[int]:
+def cram_table(
+    rows: SupportsIndex,
+    max_cols: SupportsIndex,
+    progress: bool = False,
+    *,
+    max_memory: Memory = None,
+) -> list[int]:
     """The Grundy values of the ``rows`` x n Cram rectangles for n = 1 to ``max_cols``,
     searched on one board so that every shape is met once for the whole row (a
-    progress bar over the widths; Ctrl-C stops it).
+    progress bar over the widths; Ctrl-C stops it; MemoryError past ``max_memory``).
 
     >>> cram_table(2, 6)
     [1, 0, 1, 0, 1, 0]
     """
     r, c = _size(rows, "rows"), _size(max_cols, "max_cols")
+    memory = memory_bytes(max_memory)
     if not progress:
-        return _core.cram_table(r, c)
+        return _core.cram_table(r, c, None, memory)
     bar = counter(c, f"Cram {r} x n")
     try:
-        return _core.cram_table(r, c, bar)
+        return _core.cram_table(r, c, bar, memory)
     finally:
         bar.close()

@@ -37,6 +37,7 @@ _FLAGS = {
     "max_take": "--max-take",
     "max_positions": "--max-positions",
     "max_heap": "--max-heap",
+    "max_memory": "--max-memory",
     "take": "--take",
     "code": "--code",
 }
@@ -647,9 +648,8 @@ def _rules(args: argparse.Namespace) -> Rules:
 def _in_flags(message: str) -> str:
     """An error message with the Python parameters it names written as flags."""
     # Not where the name is a keyword argument of a Python call (`period(max_heap=...)`).
-    return re.sub(
-        r"\b(max_take|max_positions|max_heap)\b(?!=)", lambda m: _FLAGS[m.group(1)], message
-    )
+    named = r"\b(max_take|max_positions|max_heap|max_memory)\b(?!=)"
+    return re.sub(named, lambda m: _FLAGS[m.group(1)], message)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -724,6 +724,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 128 + signal.SIGPIPE
-    except (ValueError, TypeError, OverflowError, OSError, ImportError) as err:
+    except (ValueError, TypeError, OverflowError, OSError, ImportError, MemoryError) as err:
         # Named as argparse names its own errors: by the command that was run.
         parser.exit(2, f"nimkit {args.command}: error: {_in_flags(str(err))}\n")

@@ -111,6 +111,23 @@ pub enum Error {
     #[error("interrupted")]
     Interrupted,
 
+    #[error("paused: the search ran for the time it was given")]
+    Paused,
+
+    #[error("this checkpoint does not fit this game: {0}")]
+    Checkpoint(String),
+
+    #[error(
+        "the search would hold about {needed} bytes, more than max_memory = {bound} \
+         (its table has {entries} entries): raise max_memory, or ask about a smaller \
+         position"
+    )]
+    MemoryBound {
+        needed: u64,
+        bound: u64,
+        entries: usize,
+    },
+
     #[error(
         "the Grundy value needs a table of {cells} positions, more than max_positions = \
          {limit} (raise max_positions to allow it)"

@@ -39,6 +39,8 @@ pub struct Poll {
     stride: u32,
     looked: Instant,
     asked: Instant,
+    /// When to stop with `Error::Paused`, if ever.
+    until: Option<Instant>,
 }
 
 impl Default for Poll {
@@ -49,11 +51,22 @@ impl Default for Poll {
             stride: 1,
             looked: now,
             asked: now,
+            until: None,
         }
     }
 }
 
 impl Poll {
+    /// A poll that also stops the loop with `Error::Paused` once `until` has passed
+    /// (a long search that hands back control now and then, so that its caller can
+    /// save what it learned).
+    pub fn until(until: Option<Instant>) -> Self {
+        Poll {
+            until,
+            ..Poll::default()
+        }
+    }
+
     /// One step of work: `Error::Interrupted` once the user has asked to stop.
     #[inline]
     pub fn tick(&mut self) -> Result<()> {
@@ -78,6 +91,9 @@ impl Poll {
         };
         self.countdown = self.stride;
         self.looked = now;
+        if self.until.is_some_and(|until| now >= until) {
+            return Err(Error::Paused);
+        }
         if now.duration_since(self.asked) < EVERY {
             return Ok(());
         }

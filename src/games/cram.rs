@@ -6,6 +6,7 @@
 //! rectangle with both sides even is a P-position (the second player answers each
 //! domino with its image through the centre), 2 x n has value 0 for n even and 1
 //! for n odd, 1 x n is Dawson's Kayles.
+use super::budget::Budget;
 use super::vertex::{Moves, OnGraph, Rule};
 use crate::base::error::Result;
 
@@ -22,9 +23,14 @@ impl Rule for CramRule {
 pub type Cram = OnGraph<CramRule>;
 
 /// The values of the `rows` x n rectangles for n = 1..=`max_cols`, on one board
-/// `max_cols` wide, so that every shape met is searched once for the whole row;
-/// `report(n)` hears each width done.
-pub fn table(rows: usize, max_cols: usize, report: &mut dyn FnMut(usize)) -> Result<Vec<u64>> {
+/// `max_cols` wide, so that every shape met is searched once for the whole row,
+/// within `budget`; `report(n)` hears each width done.
+pub fn table(
+    rows: usize,
+    max_cols: usize,
+    budget: Budget,
+    report: &mut dyn FnMut(usize),
+) -> Result<Vec<u64>> {
     let cram = Cram::board(rows, max_cols)?;
     let engine = cram.engine();
     let mut values = crate::base::alloc::with_capacity(max_cols)?;
@@ -32,7 +38,7 @@ pub fn table(rows: usize, max_cols: usize, report: &mut dyn FnMut(usize)) -> Res
         let cells: Vec<u64> = (0..rows)
             .flat_map(|r| (0..n).map(move |c| (r * max_cols + c) as u64))
             .collect();
-        values.push(engine.value(&engine.set_of(&cells)?, &|_| {})?);
+        values.push(engine.value(&engine.set_of(&cells)?, budget, &|_| {})?);
         report(n);
     }
     Ok(values)

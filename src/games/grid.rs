@@ -17,8 +17,10 @@ use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
+use super::budget::Budget;
 use super::pruned::{Search, Split, Wide};
-use super::vertex::{members, Canon, Deletion, Moves};
+use super::vertex::{members, Canon, Deletion, Moves, Saved};
+use crate::base::alloc;
 use crate::base::error::Result;
 
 /// A set of cells: bit `r * cols + c` for the cell (r, c).
@@ -626,24 +628,50 @@ struct Learned<const W: usize> {
 
 /// The normal-play value of `set` on `engine`'s board, or None when the board is not
 /// one this module takes (or a value of 64 or more came up).
-pub fn value(engine: &Deletion, set: &[u64], report: &dyn Fn(usize)) -> Result<Option<u64>> {
-    let Canon::Grid { rows, cols } = engine.canon() else {
+pub fn value(
+    engine: &Deletion,
+    set: &[u64],
+    budget: Budget,
+    report: &dyn Fn(usize),
+) -> Result<Option<u64>> {
+    let Some(board) = Board::of(engine) else {
         return Ok(None);
     };
-    // Taken with no more rows than columns.
-    let board = Board {
-        rows,
-        cols,
-        turned: rows > cols,
-    };
-    match (rows * cols).div_ceil(64) {
-        _ if rows.max(cols) > 64 => Ok(None),
-        1 => value_in::<1>(engine, board, set, report),
-        2 => value_in::<2>(engine, board, set, report),
-        3 => value_in::<3>(engine, board, set, report),
-        4 => value_in::<4>(engine, board, set, report),
-        _ => Ok(None),
+    match board.words() {
+        1 => value_in::<1>(engine, board, set, budget, report),
+        2 => value_in::<2>(engine, board, set, budget, report),
+        3 => value_in::<3>(engine, board, set, budget, report),
+        _ => value_in::<4>(engine, board, set, budget, report),
     }
+}
+
+/// What the searches on `engine`'s board learned (None if the board is not one this
+/// module takes).
+pub fn saved(engine: &Deletion) -> Result<Option<Saved>> {
+    let Some(board) = Board::of(engine) else {
+        return Ok(None);
+    };
+    match board.words() {
+        1 => saved_in::<1>(engine, board).map(Some),
+        2 => saved_in::<2>(engine, board).map(Some),
+        3 => saved_in::<3>(engine, board).map(Some),
+        _ => saved_in::<4>(engine, board).map(Some),
+    }
+}
+
+/// Enter in `engine`'s board table what `saved` holds; false if the board is not one
+/// this module takes.
+pub fn restore(engine: &Deletion, saved: &Saved) -> Result<bool> {
+    let Some(board) = Board::of(engine) else {
+        return Ok(false);
+    };
+    match board.words() {
+        1 => restore_in::<1>(engine, board, saved),
+        2 => restore_in::<2>(engine, board, saved),
+        3 => restore_in::<3>(engine, board, saved),
+        _ => restore_in::<4>(engine, board, saved),
+    }?;
+    Ok(true)
 }
 
 /// How the engine's cells (vertex `r * cols + c`) lie on the bitboard: as they are,
@@ -655,12 +683,32 @@ struct Board {
     turned: bool,
 }
 
-fn value_in<const W: usize>(
+impl Board {
+    /// The board of `engine`, if it has one this module takes: at most 4 words of
+    /// cells, taken with no more rows than columns (at most 64).
+    fn of(engine: &Deletion) -> Option<Self> {
+        let Canon::Grid { rows, cols } = engine.canon() else {
+            return None;
+        };
+        let board = Board {
+            rows,
+            cols,
+            turned: rows > cols,
+        };
+        (rows.max(cols) <= 64 && board.words() <= 4).then_some(board)
+    }
+
+    fn words(self) -> usize {
+        (self.rows * self.cols).div_ceil(64)
+    }
+}
+
+/// Act on what `engine`'s board learned (made on first use).
+fn with_learned<const W: usize, R>(
     engine: &Deletion,
     board: Board,
-    set: &[u64],
-    report: &dyn Fn(usize),
-) -> Result<Option<u64>> {
+    act: impl FnOnce(&mut Learned<W>) -> R,
+) -> R {
     let mut guard = engine
         .boards()
         .0
@@ -673,26 +721,61 @@ fn value_in<const W: usize>(
             table: FxHashMap::default(),
         })
     });
-    let learned = any
+    act(any
         .downcast_mut::<Learned<W>>()
-        .expect("an engine's board keeps one width");
+        .expect("an engine's board keeps one width"))
+}
+
+fn saved_in<const W: usize>(engine: &Deletion, board: Board) -> Result<Saved> {
+    with_learned::<W, _>(engine, board, |learned| {
+        Saved::of(
+            learned.table.iter().map(|(k, &v)| (&k.0[..], v)),
+            learned.table.len(),
+        )
+    })
+}
+
+fn restore_in<const W: usize>(engine: &Deletion, board: Board, saved: &Saved) -> Result<()> {
+    with_learned::<W, _>(engine, board, |learned| {
+        let table = &mut learned.table;
+        table
+            .try_reserve(saved.len())
+            .map_err(|_| alloc::too_large::<(Cells<W>, u32)>(saved.len()))?;
+        for (key, value) in saved.entries() {
+            let words: [u64; W] = key
+                .try_into()
+                .map_err(|_| Saved::wrong_width(key.len(), W))?;
+            table.insert(Cells(words), value);
+        }
+        Ok(())
+    })
+}
+
+fn value_in<const W: usize>(
+    engine: &Deletion,
+    board: Board,
+    set: &[u64],
+    budget: Budget,
+    report: &dyn Fn(usize),
+) -> Result<Option<u64>> {
     let mut cells = Cells::<W>::EMPTY;
     for v in members(set) {
         let (r, c) = (v / board.cols, v % board.cols);
         let bit = if board.turned { c * board.rows + r } else { v };
         cells.0[bit / 64] |= 1 << (bit % 64);
     }
-    let Learned { grid, table } = learned;
-    let mut parts = Vec::new();
-    let mut small = 0;
-    grid.each_component(cells, |c| parts.push(c), &mut small);
-    let mut search = Search::new(grid, table, report)?;
-    let mut value = u64::from(small);
-    for part in &parts {
-        match search.value(part)? {
-            Ok(v) => value ^= u64::from(v),
-            Err(Wide) => return Ok(None),
+    with_learned::<W, _>(engine, board, |Learned { grid, table }| {
+        let mut parts = Vec::new();
+        let mut small = 0;
+        grid.each_component(cells, |c| parts.push(c), &mut small);
+        let mut search = Search::new(grid, table, budget, report)?;
+        let mut value = u64::from(small);
+        for part in &parts {
+            match search.value(part)? {
+                Ok(v) => value ^= u64::from(v),
+                Err(Wide) => return Ok(None),
+            }
         }
-    }
-    Ok(Some(value))
+        Ok(Some(value))
+    })
 }

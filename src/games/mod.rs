@@ -16,6 +16,7 @@
 //! boards, on one vertex-deletion engine (`vertex`): `node_kayles`, `arc_kayles`,
 //! `cram`.
 pub mod arc_kayles;
+pub mod budget;
 pub mod coins;
 pub mod corners;
 pub mod cram;
@@ -48,6 +49,8 @@ pub struct Limits<'a> {
     /// The most positions an explored state graph may hold (for a sum, the product of
     /// its components' too).
     pub max_positions: u64,
+    /// The most bytes a search of a game on a graph or board may hold (`budget`).
+    pub max_memory: u64,
     /// Hears how many positions a search has found, now and then.
     pub report: &'a (dyn Fn(usize) + Sync),
 }

@@ -23,9 +23,9 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHashMap;
 
+use super::budget::{Budget, Spend};
 use crate::base::alloc;
 use crate::base::error::Result;
-use crate::base::interrupt::Poll;
 
 /// A game searched by components.
 pub trait Split {
@@ -50,6 +50,11 @@ pub trait Split {
 
     /// How hard `part` is to search, roughly (its cells).
     fn size(&self, part: &Self::Part) -> u32;
+
+    /// The bytes a key holds on the heap.
+    fn key_heap(&self) -> usize {
+        0
+    }
 }
 
 /// The search met a value of 64 or more: search plainly instead.
@@ -172,36 +177,13 @@ struct Frame<P, K> {
     exact: bool,
 }
 
-/// The most bytes of options a search's stack may hold (4 GiB).
-const HELD_BYTES: usize = 1 << 32;
-
-/// The bytes a search's stack holds, so that a search too deep for the machine raises
-/// MemoryError rather than exhausting memory.
-#[derive(Default)]
-pub struct Held(usize);
-
-impl Held {
-    pub fn charge(&mut self, bytes: usize) -> Result<()> {
-        self.0 = self.0.saturating_add(bytes);
-        if self.0 > HELD_BYTES {
-            return Err(alloc::too_large::<u8>(self.0));
-        }
-        Ok(())
-    }
-
-    pub fn release(&mut self, bytes: usize) {
-        self.0 -= bytes;
-    }
-}
-
 /// One search over `game`, entering what it learns in `table` (`report` hears its
-/// size now and then).
+/// size now and then), within `budget`.
 pub struct Search<'a, S: Split> {
     game: &'a mut S,
     table: &'a mut FxHashMap<S::Key, u32>,
     report: &'a dyn Fn(usize),
-    poll: Poll,
-    held: Held,
+    spend: Spend,
     /// Room reused for the options of each component met.
     all: Vec<S::Part>,
     split: Vec<S::Part>,
@@ -212,14 +194,16 @@ impl<'a, S: Split> Search<'a, S> {
     pub fn new(
         game: &'a mut S,
         table: &'a mut FxHashMap<S::Key, u32>,
+        budget: Budget,
         report: &'a dyn Fn(usize),
     ) -> Result<Self> {
+        let mut spend = Spend::new(budget);
+        spend.count(table, game.key_heap(), 0);
         Ok(Search {
             game,
             table,
             report,
-            poll: Poll::default(),
-            held: Held::default(),
+            spend,
             all: Vec::new(),
             split: Vec::new(),
             refuted: Refuted::new()?,
@@ -247,7 +231,7 @@ impl<'a, S: Split> Search<'a, S> {
             return Ok(Err(Wide));
         };
         let bytes = held_bytes(&parts, &moves);
-        self.held.charge(bytes)?;
+        self.spend.charge(bytes)?;
         // The values the options made of known parts have.
         let mut skip = !candidates.low & low_bits(count + 1);
         let mut value = count as u32;
@@ -290,7 +274,7 @@ impl<'a, S: Split> Search<'a, S> {
             value = v;
             break;
         }
-        self.held.release(bytes);
+        self.spend.release(bytes);
         self.remember(key, value)?;
         Ok(Ok(value))
     }
@@ -307,7 +291,7 @@ impl<'a, S: Split> Search<'a, S> {
             }
         };
         while let Some(frame) = stack.last_mut() {
-            self.poll.tick()?;
+            self.spend.tick()?;
             if let Some(a) = answer.take() {
                 let m = &mut frame.moves[frame.next];
                 if m.len > 1 {
@@ -366,7 +350,7 @@ impl<'a, S: Split> Search<'a, S> {
                 }
                 Err(result) => {
                     let frame = stack.pop().expect("the loop holds a frame");
-                    self.held.release(held_bytes(&frame.parts, &frame.moves));
+                    self.spend.release(held_bytes(&frame.parts, &frame.moves));
                     match result {
                         Some(v) => self.remember(frame.key, v)?,
                         None => {
@@ -404,7 +388,7 @@ impl<'a, S: Split> Search<'a, S> {
             self.refuted.add(slot, key, requested)?;
             return Ok(Opened::Answer(Ok(None)));
         };
-        self.held
+        self.spend
             .charge(held_bytes(&options.parts, &options.moves))?;
         Ok(Opened::Frame(Frame {
             key,
@@ -486,9 +470,7 @@ impl<'a, S: Split> Search<'a, S> {
     }
 
     fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {
-        self.table
-            .try_reserve(1)
-            .map_err(|_| alloc::too_large::<(S::Key, u32)>(self.table.len() + 1))?;
+        self.spend.room(self.table, self.game.key_heap())?;
         self.table.insert(key, value);
         if self.table.len().is_multiple_of(REPORT_EVERY) {
             (self.report)(self.table.len());

@@ -22,15 +22,15 @@ use std::sync::{Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::budget::{Budget, Spend};
 use super::defined::Tag;
 use super::grid::{self, Tables};
-use super::pruned::{Held, Search, Split, Wide};
+use super::pruned::{Search, Split, Wide};
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
 use crate::base::alloc;
-use crate::base::error::{FamilyError, Result};
-use crate::base::interrupt::Poll;
+use crate::base::error::{Error, FamilyError, Result};
 
 /// The most vertices a graph may have: its neighbour sets then take 32 MB, and no
 /// search of such a graph ends anyway.
@@ -89,6 +89,71 @@ pub struct Deletion {
     values: Mutex<FxHashMap<Key, u32>>,
     boards: Tables,
     misere: Mutex<FxHashMap<Box<[Key]>, bool>>,
+}
+
+/// A table of what the normal-play searches learned, as a checkpoint holds it: the
+/// keys' words one after another (`lengths[i]` words for key i), and their values.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Saved {
+    pub lengths: Vec<u8>,
+    pub words: Vec<u64>,
+    pub values: Vec<u32>,
+}
+
+impl Saved {
+    /// The `len` entries of a table.
+    pub fn of<'k>(entries: impl Iterator<Item = (&'k [u64], u32)>, len: usize) -> Result<Self> {
+        let mut saved = Saved {
+            lengths: alloc::with_capacity(len)?,
+            words: Vec::new(),
+            values: alloc::with_capacity(len)?,
+        };
+        for (key, value) in entries {
+            alloc::grow_by(&mut saved.words, key.len())?;
+            saved.words.extend_from_slice(key);
+            saved.lengths.push(key.len() as u8);
+            saved.values.push(value);
+        }
+        Ok(saved)
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether the three arrays agree (else the error to give).
+    pub fn check(&self) -> Result<()> {
+        let words: usize = self.lengths.iter().map(|&n| usize::from(n)).sum();
+        if self.lengths.len() != self.values.len() || words != self.words.len() {
+            return Err(Error::Checkpoint(format!(
+                "{} key lengths, {} values and {} words (the lengths add up to {words})",
+                self.lengths.len(),
+                self.values.len(),
+                self.words.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Each key's words and its value.
+    pub fn entries(&self) -> impl Iterator<Item = (&[u64], u32)> + '_ {
+        let mut at = 0;
+        self.lengths.iter().zip(&self.values).map(move |(&n, &v)| {
+            let key = &self.words[at..at + usize::from(n)];
+            at += usize::from(n);
+            (key, v)
+        })
+    }
+
+    pub fn wrong_width(found: usize, wanted: usize) -> Error {
+        Error::Checkpoint(format!(
+            "a key of {found} words where this board's have {wanted}"
+        ))
+    }
 }
 
 /// Iterate the vertices of a set.
@@ -282,23 +347,60 @@ impl Deletion {
         }
     }
 
-    /// The normal-play Grundy value of `set`; `report` hears now and then how many
-    /// components are valued. Boards go to their bitboards (`grid`); other graphs are
-    /// searched with pruning (`pruned`), or plainly if a value of 64 or more comes up.
-    pub fn value(&self, set: &[u64], report: &dyn Fn(usize)) -> Result<u64> {
-        if let Some(value) = grid::value(self, set, report)? {
+    /// The normal-play Grundy value of `set` within `budget`; `report` hears now and
+    /// then how many components are valued. Boards go to their bitboards (`grid`);
+    /// other graphs are searched with pruning (`pruned`), or plainly if a value of 64
+    /// or more comes up.
+    pub fn value(&self, set: &[u64], budget: Budget, report: &dyn Fn(usize)) -> Result<u64> {
+        if let Some(value) = grid::value(self, set, budget, report)? {
             return Ok(value);
         }
         let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let mut value = 0;
         for component in self.components(set) {
-            let found = Search::new(&mut Graph(self), &mut table, report)?.value(&component)?;
+            let found =
+                Search::new(&mut Graph(self), &mut table, budget, report)?.value(&component)?;
             value ^= u64::from(match found {
                 Ok(v) => v,
-                Err(Wide) => self.plain_value(component, &mut table, report)?,
+                Err(Wide) => self.plain_value(component, &mut table, budget, report)?,
             });
         }
         Ok(value)
+    }
+
+    /// What the normal-play searches learned: the board's table (`grid`, for boards it
+    /// takes) and the graph's (keys of vertex sets or shapes).
+    pub fn saved(&self) -> Result<Vec<(&'static str, Saved)>> {
+        let mut tables = Vec::new();
+        if let Some(board) = grid::saved(self)? {
+            tables.push(("board", board));
+        }
+        let graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let entries = graph.iter().map(|(k, &v)| (&k[..], v));
+        tables.push(("graph", Saved::of(entries, graph.len())?));
+        Ok(tables)
+    }
+
+    /// Enter a table `saved` gave back (checked first: a key of the wrong width for
+    /// a board, a table this game has not, are errors).
+    pub fn restore(&self, name: &str, saved: &Saved) -> Result<()> {
+        saved.check()?;
+        match name {
+            "board" if grid::restore(self, saved)? => Ok(()),
+            "graph" => {
+                let mut graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+                graph
+                    .try_reserve(saved.len())
+                    .map_err(|_| alloc::too_large::<(Key, u32)>(saved.len()))?;
+                for (key, value) in saved.entries() {
+                    graph.insert(Key::from_slice(key), value);
+                }
+                Ok(())
+            }
+            _ => Err(Error::Checkpoint(format!(
+                "this game has no table {name:?}"
+            ))),
+        }
     }
 
     /// The normal-play value of `set` by the plain search alone, in a table of its
@@ -307,7 +409,8 @@ impl Deletion {
         let mut table = FxHashMap::default();
         let mut value = 0;
         for component in self.components(set) {
-            value ^= u64::from(self.plain_value(component, &mut table, &|_| {})?);
+            let budget = Budget::default();
+            value ^= u64::from(self.plain_value(component, &mut table, budget, &|_| {})?);
         }
         Ok(value)
     }
@@ -320,24 +423,26 @@ impl Deletion {
         &self,
         component: Bits,
         values: &mut FxHashMap<Key, u32>,
+        budget: Budget,
         report: &dyn Fn(usize),
     ) -> Result<u32> {
-        let mut poll = Poll::default();
         let key = self.key(&component);
         if let Some(&v) = values.get(&key) {
             return Ok(v);
         }
         let first = Frame::new(self, component, key);
-        let mut held = Held::default();
-        held.charge(self.bytes(first.options.len()))?;
+        let mut spend = Spend::new(budget);
+        spend.count(values, self.key_heap(), 0);
+        spend.charge(self.bytes(first.options.len()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
-            poll.tick()?;
+            spend.tick()?;
             let Some(option) = frame.options.get(frame.next) else {
                 let frame = stack.pop().expect("the loop holds a frame");
-                held.release(self.bytes(frame.options.len()));
+                spend.release(self.bytes(frame.options.len()));
                 let value = mex(&frame.seen);
-                remember(values, frame.key, value, report)?;
+                spend.room(values, self.key_heap())?;
+                remember(values, frame.key, value, report);
                 if stack.is_empty() {
                     return Ok(value);
                 }
@@ -358,7 +463,7 @@ impl Deletion {
             match missing {
                 Some((part, key)) => {
                     let child = Frame::new(self, part, key);
-                    held.charge(self.bytes(child.options.len()))?;
+                    spend.charge(self.bytes(child.options.len()))?;
                     alloc::grow(&mut stack)?;
                     stack.push(child);
                 }
@@ -371,21 +476,21 @@ impl Deletion {
         unreachable!("the last frame returns")
     }
 
-    /// Whether the player to move wins `set` in misère play; `report` hears now and
-    /// then how many positions are settled.
-    pub fn misere_wins(&self, set: &[u64], report: &dyn Fn(usize)) -> Result<bool> {
-        let mut poll = Poll::default();
+    /// Whether the player to move wins `set` in misère play, within `budget`;
+    /// `report` hears now and then how many positions are settled.
+    pub fn misere_wins(&self, set: &[u64], budget: Budget, report: &dyn Fn(usize)) -> Result<bool> {
         let start = self.position(set);
         let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(&won) = table().get(&start.key) {
             return Ok(won);
         }
         let first = MisereFrame::new(self, start);
-        let mut held = Held::default();
-        held.charge(self.bytes(first.size()))?;
+        let mut spend = Spend::new(budget);
+        spend.count(&table(), self.misere_key_heap(first.key.len()), 0);
+        spend.charge(self.bytes(first.size()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
-            poll.tick()?;
+            spend.tick()?;
             // Every option looked up before any is searched: one known loss settles it.
             let mut settled = frame.options.is_empty();
             let mut unknown = None;
@@ -408,7 +513,7 @@ impl Deletion {
                 Some(true)
             } else if let Some(i) = unknown {
                 let child = MisereFrame::new(self, frame.options[i].clone());
-                held.charge(self.bytes(child.size()))?;
+                spend.charge(self.bytes(child.size()))?;
                 alloc::grow(&mut stack)?;
                 stack.push(child);
                 None
@@ -417,14 +522,34 @@ impl Deletion {
             };
             if let Some(won) = won {
                 let frame = stack.pop().expect("the loop holds a frame");
-                held.release(self.bytes(frame.size()));
-                remember(&mut table(), frame.key, won, report)?;
+                spend.release(self.bytes(frame.size()));
+                let mut known = table();
+                spend.room(&mut known, self.misere_key_heap(frame.key.len()))?;
+                remember(&mut known, frame.key, won, report);
                 if stack.is_empty() {
                     return Ok(won);
                 }
             }
         }
         unreachable!("the last frame returns")
+    }
+
+    /// The bytes a component's key holds on the heap (none while it fits in place).
+    fn key_heap(&self) -> usize {
+        let words = match self.canon {
+            Canon::Labels => self.vertices.div_ceil(64),
+            Canon::Grid { rows, cols } => 1 + (rows * cols).div_ceil(64),
+        };
+        if words > 3 {
+            words * 8
+        } else {
+            0
+        }
+    }
+
+    /// The bytes a whole position's key of `parts` components holds on the heap.
+    fn misere_key_heap(&self, parts: usize) -> usize {
+        parts * (std::mem::size_of::<Key>() + self.key_heap())
     }
 
     /// The bytes of `sets` sets of vertices.
@@ -444,22 +569,18 @@ impl Deletion {
     }
 }
 
-/// Enter what a search learned (MemoryError, not an abort, when the table cannot
-/// grow), reporting the table's size now and then.
+/// Enter what a search learned (in room made by `Spend::room`), reporting the
+/// table's size now and then.
 fn remember<K: std::hash::Hash + Eq, V>(
     table: &mut FxHashMap<K, V>,
     key: K,
     value: V,
     report: &dyn Fn(usize),
-) -> Result<()> {
-    table
-        .try_reserve(1)
-        .map_err(|_| alloc::too_large::<(K, V)>(table.len() + 1))?;
+) {
     table.insert(key, value);
     if table.len().is_multiple_of(REPORT_EVERY) {
         report(table.len());
     }
-    Ok(())
 }
 
 fn has(set: &[u64], v: usize) -> bool {
@@ -504,6 +625,10 @@ impl Split for Graph<'_> {
 
     fn size(&self, part: &Bits) -> u32 {
         part.iter().map(|w| w.count_ones()).sum()
+    }
+
+    fn key_heap(&self) -> usize {
+        self.0.key_heap()
     }
 }
 
@@ -685,11 +810,12 @@ impl<R: Rule> Game for OnGraph<R> {
     }
 
     fn value(&self, p: &Bits, limits: &Limits) -> Result<Option<Value>> {
-        Ok(Some(Value::Finite(self.engine.value(p, limits.report)?)))
+        let value = self.engine.value(p, budget(limits), limits.report)?;
+        Ok(Some(Value::Finite(value)))
     }
 
     fn misere(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
-        let wins = self.engine.misere_wins(p, limits.report)?;
+        let wins = self.engine.misere_wins(p, budget(limits), limits.report)?;
         Ok(Some(if wins { Outcome::N } else { Outcome::P }))
     }
 
@@ -713,5 +839,12 @@ impl<R: Rule> Game for OnGraph<R> {
     fn hash_game(&self, state: &mut dyn Hasher) {
         state.write_usize(self.engine.vertices);
         state.write_usize(self.engine.edges().len());
+    }
+}
+
+fn budget(limits: &Limits) -> Budget {
+    Budget {
+        max_memory: limits.max_memory,
+        until: None,
     }
 }

@@ -22,7 +22,7 @@ impl From<Error> for PyErr {
                 return pyo3::Python::attach(|py| raised.clone_ref(py));
             }
         }
-        if let Error::OutOfMemory { .. } = err {
+        if let Error::OutOfMemory { .. } | Error::MemoryBound { .. } = err {
             PyMemoryError::new_err(err.to_string())
         } else if let Error::ValuesFile { .. } = err {
             PyOSError::new_err(err.to_string())

@@ -30,11 +30,12 @@ pub struct PyNativeGame(pub GameRef);
 /// Run a question about `game` without the GIL (with it when the game calls Python
 /// back: taking it again for every state would cost more than the call), with a
 /// progress bar over the positions a search finds when `progress` (a
-/// `nimkit._progress` counter) is given.
+/// `nimkit._progress` counter) is given. `max_memory` bounds the searches of the
+/// games on graphs and boards.
 pub(super) fn ask<T: Send>(
     py: Python<'_>,
     game: &GameRef,
-    max_positions: u64,
+    (max_positions, max_memory): (u64, u64),
     progress: Option<&Bound<'_, PyAny>>,
     question: impl Send + FnOnce(&Limits) -> crate::base::error::Result<T>,
 ) -> PyResult<T> {
@@ -49,6 +50,7 @@ pub(super) fn ask<T: Send>(
     };
     let limits = Limits {
         max_positions,
+        max_memory,
         report: &report,
     };
     if game.calls_out() {
@@ -56,6 +58,11 @@ pub(super) fn ask<T: Send>(
     } else {
         Ok(py.detach(|| question(&limits))?)
     }
+}
+
+/// The bound of `max_memory=` in bytes: None is none.
+pub(super) fn memory(max_memory: Option<UInt>) -> u64 {
+    max_memory.map_or(u64::MAX, |m| m.0)
 }
 
 /// `nimkit.Infinite` (the enum's module draws it), or an int.
@@ -103,47 +110,51 @@ impl PyNativeGame {
     }
 
     /// Smith's value in normal play: an int, or a ``nimkit.Infinite``.
-    #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None))]
+    #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
     fn grundy(
         &self,
         py: Python<'_>,
         max_positions: UInt,
         progress: Option<&Bound<'_, PyAny>>,
+        max_memory: Option<UInt>,
     ) -> PyResult<Py<PyAny>> {
         let game = &self.0;
-        let value = ask(py, game, max_positions.0, progress, |limits| {
-            game.value(limits)
-        })?;
+        let bounds = (max_positions.0, memory(max_memory));
+        let value = ask(py, game, bounds, progress, |limits| game.value(limits))?;
         py_value(py, value)
     }
 
     /// P, N or D in normal or misère play.
-    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None))]
+    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
     fn outcome<'py>(
         &self,
         py: Python<'py>,
         misere: bool,
         max_positions: UInt,
         progress: Option<&Bound<'py, PyAny>>,
+        max_memory: Option<UInt>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.0;
-        let outcome = ask(py, game, max_positions.0, progress, |limits| {
+        let bounds = (max_positions.0, memory(max_memory));
+        let outcome = ask(py, game, bounds, progress, |limits| {
             game.outcome(misere, limits)
         })?;
         py_outcome(py, outcome)
     }
 
     /// The options that win (to P-positions); from a draw, the options that keep it.
-    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None))]
+    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
     fn winning_moves(
         &self,
         py: Python<'_>,
         misere: bool,
         max_positions: UInt,
         progress: Option<&Bound<'_, PyAny>>,
+        max_memory: Option<UInt>,
     ) -> PyResult<Vec<PyNativeGame>> {
         let game = &self.0;
-        let found = ask(py, game, max_positions.0, progress, |limits| {
+        let bounds = (max_positions.0, memory(max_memory));
+        let found = ask(py, game, bounds, progress, |limits| {
             game.winning_moves(misere, limits)
         })?;
         Ok(handles(found))
@@ -159,7 +170,7 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u32>> {
         let game = &self.0;
-        ask(py, game, max_positions.0, progress, |limits| {
+        ask(py, game, (max_positions.0, u64::MAX), progress, |limits| {
             game.remoteness(misere, limits)
         })
     }
@@ -173,7 +184,7 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let game = &self.0;
-        ask(py, game, max_positions.0, progress, |limits| {
+        ask(py, game, (max_positions.0, u64::MAX), progress, |limits| {
             game.loopy(limits)
         })
     }
@@ -183,7 +194,7 @@ impl PyNativeGame {
     #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn explore(&self, py: Python<'_>, max_positions: UInt) -> PyResult<Explored> {
         let game = &self.0;
-        let (graph, games) = ask(py, game, max_positions.0, None, |limits| {
+        let (graph, games) = ask(py, game, (max_positions.0, u64::MAX), None, |limits| {
             game.explore(limits)
         })?;
         let edges = (0..graph.len() as u32)

@@ -65,7 +65,10 @@ mod core_module {
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
     #[pymodule_export]
-    use super::vertex::{board_size, cram_table, vertex_edges, vertex_names};
+    use super::vertex::{
+        board_size, cram_table, vertex_edges, vertex_names, vertex_restore, vertex_tables,
+        vertex_value,
+    };
 
     use pyo3::prelude::*;
 

@@ -26,9 +26,13 @@ impl PyPlayed {
         question: impl Send + FnOnce(&Played, &Limits) -> Result<T>,
     ) -> PyResult<T> {
         let game = &self.game;
-        ask(py, game.position(), self.max_positions, None, |limits| {
-            question(game, limits)
-        })
+        ask(
+            py,
+            game.position(),
+            (self.max_positions, u64::MAX),
+            None,
+            |limits| question(game, limits),
+        )
     }
 }
 

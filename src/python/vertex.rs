@@ -1,30 +1,42 @@
 //! What the Python classes of the games on graphs and boards read from their native
 //! game (the graph's names and edges, the board's size), and the table of a row of
 //! Cram rectangles.
-use pyo3::exceptions::PyTypeError;
+use std::time::{Duration, Instant};
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::convert::UInt;
-use super::games::PyNativeGame;
+use super::games::{memory, PyNativeGame};
+use crate::base::error::Error;
 use crate::games::arc_kayles::ArcKayles;
+use crate::games::budget::Budget;
 use crate::games::cram::{self, Cram};
 use crate::games::node_kayles::NodeKayles;
-use crate::games::vertex::{Canon, Deletion};
+use crate::games::vertex::{Bits, Canon, Deletion, Saved};
 use crate::games::At;
 
 /// The engine of a Node Kayles, Arc Kayles or Cram game, with its tag.
-fn engine<'a>(game: &'a PyNativeGame) -> PyResult<(&'a Deletion, Option<&'a Py<PyAny>>)> {
+fn engine(game: &PyNativeGame) -> PyResult<(&Deletion, Option<&Py<PyAny>>)> {
+    let (engine, tag, _) = played(game)?;
+    Ok((engine, tag))
+}
+
+/// The engine of a Node Kayles, Arc Kayles or Cram game, its tag, and the vertices
+/// left.
+fn played<'a>(game: &'a PyNativeGame) -> PyResult<(&'a Deletion, Option<&'a Py<PyAny>>, &'a Bits)> {
     let any = game.0.as_any();
     let tag =
         |t: Option<&'a crate::games::defined::Tag>| t.and_then(|t| t.downcast_ref::<Py<PyAny>>());
     if let Some(at) = any.downcast_ref::<At<NodeKayles>>() {
-        return Ok((at.game.engine(), tag(at.game.tag())));
+        return Ok((at.game.engine(), tag(at.game.tag()), &at.position));
     }
     if let Some(at) = any.downcast_ref::<At<ArcKayles>>() {
-        return Ok((at.game.engine(), tag(at.game.tag())));
+        return Ok((at.game.engine(), tag(at.game.tag()), &at.position));
     }
     if let Some(at) = any.downcast_ref::<At<Cram>>() {
-        return Ok((at.game.engine(), None));
+        return Ok((at.game.engine(), None, &at.position));
     }
     Err(PyTypeError::new_err(format!(
         "a {} game is not played on a graph",
@@ -54,16 +66,111 @@ pub fn board_size(game: PyRef<'_, PyNativeGame>) -> PyResult<(usize, usize)> {
     }
 }
 
+/// The normal-play value of a game on a graph or board, its searches holding at most
+/// `max_memory` bytes, searched for at most `seconds` (None: to the end): None when
+/// the time ran out first (what the search learned is kept: ask again to go on).
+#[pyfunction]
+#[pyo3(signature = (game, max_memory=None, seconds=None, progress=None))]
+pub fn vertex_value(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    max_memory: Option<UInt>,
+    seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Option<u64>> {
+    let (engine, _, position) = played(&game)?;
+    let until = match seconds {
+        None => None,
+        Some(s) if s.is_finite() && s >= 0.0 => {
+            Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
+        }
+        Some(s) => {
+            return Err(PyValueError::new_err(format!(
+                "seconds must be a number of seconds, at least 0, not {s}"
+            )))
+        }
+    };
+    let budget = Budget {
+        max_memory: memory(max_memory),
+        until,
+    };
+    let report = |n: usize| {
+        if let Some(bar) = &progress {
+            Python::attach(|py| {
+                // A display error must not stop the search.
+                let _ = bar.bind(py).call1((n,));
+            });
+        }
+    };
+    match py.detach(|| engine.value(position, budget, &report)) {
+        Err(Error::Paused) => Ok(None),
+        found => Ok(Some(found?)),
+    }
+}
+
+/// One table a checkpoint keeps: its name and its keys' lengths, words and values.
+type Table<'py> = (
+    &'static str,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u32>>,
+);
+
+/// The tables of what the normal-play searches of a game on a graph or board learned.
+#[pyfunction]
+pub fn vertex_tables<'py>(
+    py: Python<'py>,
+    game: PyRef<'py, PyNativeGame>,
+) -> PyResult<Vec<Table<'py>>> {
+    let (engine, _) = engine(&game)?;
+    let tables = py.detach(|| engine.saved())?;
+    Ok(tables
+        .into_iter()
+        .map(|(name, t)| {
+            (
+                name,
+                t.lengths.into_pyarray(py),
+                t.words.into_pyarray(py),
+                t.values.into_pyarray(py),
+            )
+        })
+        .collect())
+}
+
+/// Enter in a game's tables one that `vertex_tables` gave.
+#[pyfunction]
+pub fn vertex_restore(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    name: &str,
+    lengths: PyReadonlyArray1<'_, u8>,
+    words: PyReadonlyArray1<'_, u64>,
+    values: PyReadonlyArray1<'_, u32>,
+) -> PyResult<()> {
+    let (engine, _) = engine(&game)?;
+    let saved = Saved {
+        lengths: lengths.as_array().to_vec(),
+        words: words.as_array().to_vec(),
+        values: values.as_array().to_vec(),
+    };
+    Ok(py.detach(|| engine.restore(name, &saved))?)
+}
+
 /// The Grundy values of the `rows` x n Cram rectangles, n = 1..=`max_cols`; `progress`
 /// (a callable) hears each width done.
 #[pyfunction]
-#[pyo3(signature = (rows, max_cols, progress=None))]
+#[pyo3(signature = (rows, max_cols, progress=None, max_memory=None))]
 pub fn cram_table(
     py: Python<'_>,
     rows: UInt<usize>,
     max_cols: UInt<usize>,
     progress: Option<Py<PyAny>>,
+    max_memory: Option<UInt>,
 ) -> PyResult<Vec<u64>> {
+    let budget = Budget {
+        max_memory: memory(max_memory),
+        until: None,
+    };
     let mut report = |n: usize| {
         if let Some(bar) = &progress {
             Python::attach(|py| {
@@ -72,5 +179,5 @@ pub fn cram_table(
             });
         }
     };
-    Ok(py.detach(|| cram::table(rows.0, max_cols.0, &mut report))?)
+    Ok(py.detach(|| cram::table(rows.0, max_cols.0, budget, &mut report))?)
 }

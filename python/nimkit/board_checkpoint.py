@@ -1,0 +1,162 @@
+"""Searches of games on graphs and boards that survive a restart.
+
+``Cram(6, 7).grundy(checkpoint="dir/")`` (and ``nimkit cram 6 7 --checkpoint dir/``)
+searches in steps of about ``every`` seconds and, after each, saves what the search
+learned — the values of the components it met, the valuable part of its work — to
+``dir/table.npz``, replaced atomically (written to a temporary file, flushed to
+disk, renamed over the old one), so that a run killed at any moment leaves the last
+save whole. It saves too on Ctrl-C, past ``max_memory`` and at the end. A later run
+with the same directory, of any position of the same game (the same graph or
+board, the same family), starts from the saved table; a checkpoint of another game
+is refused with a ValueError naming it, as is a damaged one. Misère play searches
+whole positions and is not saved.
+
+>>> import tempfile, nimkit as nk
+>>> with tempfile.TemporaryDirectory() as d:
+...     first = nk.Cram(4, 5).grundy(checkpoint=d)
+...     saved = read(d)
+...     again = nk.Cram(4, 5).grundy(checkpoint=d)  # from the table: no search
+...     first, again, saved["game"]["board"], saved["entries"]["board"] > 0
+(2, 2, [4, 5], True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _core
+from ._progress import counter
+
+if TYPE_CHECKING:
+    from .boards import _Deleting
+
+FORMAT = 1
+FILE = "table.npz"
+
+
+def fingerprint(game: _Deleting) -> dict[str, Any]:
+    """What tells one game's table from another's: the family, the graph (its edges'
+    SHA-256) and the board, if it is one."""
+    native = game._native
+    edges = sorted(_core.vertex_edges(native))
+    digest = hashlib.sha256(np.asarray(edges, dtype="<u8").tobytes()).hexdigest()
+    try:
+        board: list[int] | None = list(_core.board_size(native))
+    except TypeError:
+        board = None
+    names = _core.vertex_names(native)
+    vertices = len(names) if names is not None else int(np.prod(board or [0]))
+    return {
+        "family": game.family,
+        "vertices": vertices,
+        "edges": len(edges),
+        "edges_sha256": digest,
+        "board": board,
+    }
+
+
+def read(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The checkpoint's description: ``{"format", "game", "entries"}`` (``entries``
+    by table). ValueError if there is none or it cannot be read."""
+    path = Path(directory) / FILE
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            meta = dict(json.loads(str(saved["meta"])))
+        if meta.get("format") != FORMAT or not isinstance(meta.get("game"), dict):
+            raise ValueError
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no checkpoint there") from None
+    except (ValueError, KeyError, OSError, zipfile.BadZipFile):
+        raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
+    return meta
+
+
+def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
+    """Save what the searches of ``game`` learned in ``directory``, atomically."""
+    path = Path(directory) / FILE
+    arrays: dict[str, Any] = {}
+    entries = {}
+    for name, lengths, words, values in _core.vertex_tables(game._native):
+        arrays[f"{name}.lengths"], arrays[f"{name}.words"] = lengths, words
+        arrays[f"{name}.values"] = values
+        entries[name] = len(values)
+    meta = {"format": FORMAT, "game": fingerprint(game), "entries": entries}
+    arrays["meta"] = np.array(json.dumps(meta))
+    partial = path.with_name(FILE + ".partial")
+    with open(partial, "wb") as file:
+        np.savez(file, **arrays)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(partial, path)
+
+
+def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
+    """Enter in ``game``'s tables what ``directory`` holds (nothing if it holds no
+    checkpoint); the entries read. ValueError for another game's or a damaged one."""
+    path = Path(directory) / FILE
+    if not path.exists():
+        return 0
+    meta = read(directory)
+    wanted = fingerprint(game)
+    if meta["game"] != wanted:
+        raise ValueError(
+            f"{path} is a checkpoint of another game ({_describe(meta['game'])}), "
+            f"not of {_describe(wanted)}"
+        )
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            for name in meta["entries"]:
+                _core.vertex_restore(
+                    game._native,
+                    name,
+                    saved[f"{name}.lengths"],
+                    saved[f"{name}.words"],
+                    saved[f"{name}.values"],
+                )
+    except (KeyError, TypeError, OSError, zipfile.BadZipFile):
+        raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
+    return sum(int(n) for n in meta["entries"].values())
+
+
+def run(
+    game: _Deleting,
+    directory: str | os.PathLike[str],
+    every: float,
+    max_memory: int | None,
+    progress: bool,
+) -> int:
+    """The value of ``game``, searched in steps of ``every`` seconds with a save after
+    each (and on Ctrl-C and MemoryError), from what ``directory`` holds."""
+    if not every >= 0:
+        raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    load(game, directory)
+    bar = counter(None, "components valued") if progress else None
+    try:
+        while True:
+            value: int | None = _core.vertex_value(game._native, max_memory, every, bar)
+            save(game, directory)
+            if value is not None:
+                return value
+    except (KeyboardInterrupt, MemoryError):
+        save(game, directory)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _describe(game: dict[str, Any]) -> str:
+    where = (
+        f"a {game['board'][0]} x {game['board'][1]} board"
+        if game.get("board")
+        else f"a graph of {game.get('vertices')} vertices and {game.get('edges')} edges"
+    )
+    return f"{game.get('family')} on {where}"

@@ -1,0 +1,175 @@
+"""The long searches of games on graphs and boards: a memory bound (``max_memory=``)
+and runs that survive a restart (``checkpoint=``), from Python and the command line.
+Every value is checked against the same game searched in one go in a fresh process
+state (a new game object has tables of its own)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import board_checkpoint
+from nimkit.boards import memory_bytes
+from nimkit.cli import main
+
+
+def test_memory_sizes_are_read_as_people_write_them():
+    assert memory_bytes("1.5 GB") == 1_500_000_000
+    assert memory_bytes("64KiB") == 65536
+    assert memory_bytes(" 12 ") == 12
+    assert memory_bytes(2**80) == 2**64 - 1
+    for bad, error in [
+        ("2 XB", ValueError),
+        ("", ValueError),
+        (0, ValueError),
+        (True, TypeError),
+        (2.5, TypeError),
+    ]:
+        with pytest.raises(error, match="max_memory"):
+            memory_bytes(bad)  # type: ignore[arg-type]
+
+
+def test_a_search_past_max_memory_stops_and_keeps_what_it_learned():
+    wanted = nk.Cram(5, 6).grundy()
+    game = nk.Cram(5, 6)
+    with pytest.raises(MemoryError, match=r"more than max_memory = 100000 \(its table has"):
+        game.grundy(max_memory="100 KB")
+    learned = {name: len(v) for name, _, _, v in nk._core.vertex_tables(game._native)}
+    assert learned["board"] > 1000
+    assert game.grundy(max_memory="64 MiB") == wanted
+    # Misère play and winning moves are bounded too.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(4, 5).outcome(misere=True, max_memory=20_000)
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.NodeKayles(nx.petersen_graph()).winning_moves(misere=True, max_memory=500)
+    assert nk.Cram(4, 5).outcome(misere=True, max_memory="64 MiB") == nk.Cram(4, 5).outcome(
+        misere=True
+    )
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.cram_table(3, 12, max_memory=50_000)
+    assert nk.cram_table(3, 8, max_memory="16 MiB") == nk.cram_table(3, 8)
+
+
+def test_a_run_in_many_steps_gives_the_value_of_one(tmp_path):
+    for game, make in [
+        ("cram 5 x 6", lambda: nk.Cram(5, 6)),
+        ("node kayles 4 x 6", lambda: nk.NodeKayles(nx.grid_2d_graph(4, 6))),
+        ("arc kayles", lambda: nk.ArcKayles(nx.gnm_random_graph(14, 22, seed=3))),
+    ]:
+        wanted = make().grundy()
+        directory = tmp_path / game.replace(" ", "_")
+        # Steps of 20 ms, a save after each (a step learns at least one value).
+        assert make().grundy(checkpoint=directory, every=0.02) == wanted, game
+        saved = board_checkpoint.read(directory)
+        assert sum(saved["entries"].values()) > 0
+        # A new game starts from the saved table and needs no search.
+        again = make()
+        assert board_checkpoint.load(again, directory) == sum(saved["entries"].values())
+        assert nk._core.vertex_value(again._native, None, 0.0) == wanted, game
+
+
+def test_a_checkpoint_serves_every_position_of_its_game(tmp_path):
+    nk.Cram(4, 7).grundy(checkpoint=tmp_path)
+    shaped = ["..#....", ".......", "....#..", "......."]
+    assert nk.Cram(shaped).grundy(checkpoint=tmp_path) == nk.Cram(shaped).grundy()
+
+
+def test_a_memory_error_saves_and_the_run_goes_on_from_it(tmp_path):
+    wanted = nk.Cram(5, 6).grundy()
+    with pytest.raises(MemoryError):
+        nk.Cram(5, 6).grundy(checkpoint=tmp_path, max_memory="100 KB")
+    assert board_checkpoint.read(tmp_path)["entries"]["board"] > 1000
+    assert nk.Cram(5, 6).grundy(checkpoint=tmp_path) == wanted
+
+
+def test_other_games_and_damaged_checkpoints_are_refused(tmp_path):
+    nk.Cram(3, 7).grundy(checkpoint=tmp_path)
+    with pytest.raises(
+        ValueError, match=r"another game \(cram on a 3 x 7 board\), not of cram on a 3 x 8"
+    ):
+        nk.Cram(3, 8).grundy(checkpoint=tmp_path)
+    with pytest.raises(ValueError, match="another game"):
+        nk.NodeKayles(nx.grid_2d_graph(3, 7)).grundy(checkpoint=tmp_path)
+    table = tmp_path / "table.npz"
+    table.write_bytes(table.read_bytes()[:-40])
+    with pytest.raises(ValueError, match="damaged"):
+        nk.Cram(3, 7).grundy(checkpoint=tmp_path)
+    # Arrays that disagree with each other are refused by the core.
+    game = nk.Cram(3, 7)
+    with zipfile.ZipFile(table, "w") as broken:
+        broken.writestr("meta.npy", b"")
+    with pytest.raises(ValueError, match="damaged"):
+        board_checkpoint.read(tmp_path)
+    with pytest.raises(ValueError, match="does not fit this game"):
+        nk._core.vertex_restore(
+            game._native,
+            "board",
+            np.ones(3, np.uint8),
+            np.ones(2, np.uint64),
+            np.zeros(3, np.uint32),
+        )
+    with pytest.raises(ValueError, match="a key of 2 words where this board's have 1"):
+        nk._core.vertex_restore(
+            game._native,
+            "board",
+            np.full(1, 2, np.uint8),
+            np.ones(2, np.uint64),
+            np.zeros(1, np.uint32),
+        )
+    with pytest.raises(ValueError, match="every must be"):
+        nk.Cram(3, 7).grundy(checkpoint=tmp_path / "new", every=-1)
+
+
+def test_a_killed_run_resumes_from_its_last_save(tmp_path):
+    # Killed whenever it is, the run leaves a whole checkpoint (or none yet), and the
+    # next run ends with the value. A fast machine may finish first: still a resume.
+    script = (
+        "import sys, nimkit as nk\n"
+        "print(nk.Cram(5, 7).grundy(checkpoint=sys.argv[1], every=0.05), flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    table = tmp_path / "table.npz"
+    deadline = time.monotonic() + 120
+    while not table.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGKILL)
+    child.communicate()
+    if table.exists():
+        assert board_checkpoint.read(tmp_path)["game"]["board"] == [5, 7]
+    assert nk.Cram(5, 7).grundy(checkpoint=tmp_path) == nk.cram_table(5, 7)[-1]
+
+
+def test_the_command_line_takes_the_bounds(tmp_path, capsys):
+    assert (
+        main(
+            [
+                "cram",
+                "4",
+                "5",
+                "--checkpoint",
+                str(tmp_path),
+                "--every",
+                "0",
+                "--max-memory",
+                "64 MiB",
+            ]
+        )
+        == 0
+    )
+    assert "value: 2" in capsys.readouterr().out
+    assert board_checkpoint.read(tmp_path)["game"]["board"] == [4, 5]
+    with pytest.raises(SystemExit) as stopped:
+        main(["cram", "5", "7", "--max-memory", "100KB"])
+    assert stopped.value.code == 2
+    assert "more than --max-memory = 100000" in capsys.readouterr().err
