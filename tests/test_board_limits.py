@@ -113,7 +113,7 @@ def test_other_games_and_damaged_checkpoints_are_refused(tmp_path):
         nk._core.vertex_restore(
             game._native,
             "board",
-            np.ones(3, np.uint8),
+            np.ones(3, np.uint16),
             np.ones(2, np.uint64),
             np.zeros(3, np.uint32),
         )
@@ -121,7 +121,7 @@ def test_other_games_and_damaged_checkpoints_are_refused(tmp_path):
         nk._core.vertex_restore(
             game._native,
             "board",
-            np.full(1, 2, np.uint8),
+            np.full(1, 2, np.uint16),
             np.ones(2, np.uint64),
             np.zeros(1, np.uint32),
         )

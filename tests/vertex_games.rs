@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use nimkit::code::TakeAndBreak;
 use nimkit::error::Error;
 use nimkit::games::budget::Budget;
+use nimkit::games::canon;
 use nimkit::games::cram::Cram;
 use nimkit::games::vertex::{Bits, Canon, Deletion, Moves};
 use nimkit::heap::HeapRule;
@@ -365,5 +366,89 @@ fn paused_searches_resume() {
             }
         };
         assert_eq!(found, wanted, "{rows} x {cols}");
+    }
+}
+
+/// Canonical keys: the same for a component under any labelling, different when the
+/// graphs differ (by their sorted degrees, an invariant), and a game whose two
+/// halves are the same graph under other labels is a P-position found with the
+/// halves' entries shared.
+#[test]
+fn isomorphic_components_share_their_key() {
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    for trial in 0..300 {
+        let n = rng.random_range(1..=40usize);
+        let edges = random_edges(&mut rng, n, 0.05..0.5);
+        let mut perm: Vec<u64> = (0..n as u64).collect();
+        for i in (1..n).rev() {
+            perm.swap(i, rng.random_range(0..=i));
+        }
+        let relabelled: Vec<(u64, u64)> = edges
+            .iter()
+            .map(|&(u, v)| (perm[u as usize], perm[v as usize]))
+            .collect();
+        let adjacency = |edges: &[(u64, u64)]| {
+            let mut rows = vec![vec![0u64]; n];
+            for &(u, v) in edges {
+                rows[u as usize][0] |= 1 << v;
+                rows[v as usize][0] |= 1 << u;
+            }
+            rows
+        };
+        let all = [if n == 64 { u64::MAX } else { (1u64 << n) - 1 }];
+        let (a, b) = (adjacency(&edges), adjacency(&relabelled));
+        let key: Vec<u64> = canon::canonical(&all, &a).unwrap();
+        assert_eq!(
+            Some(key.clone()),
+            canon::canonical(&all, &b),
+            "trial {trial}"
+        );
+        // One edge more or less changes the degrees, so the graph.
+        let mut other = edges.clone();
+        match other.pop() {
+            Some(_) => {}
+            None if n >= 2 => other.push((0, 1)),
+            None => continue,
+        }
+        assert_ne!(
+            Some(key),
+            canon::canonical::<Vec<u64>>(&all, &adjacency(&other))
+        );
+    }
+    // Two copies of a graph of 14 vertices under other labels, side by side.
+    let edges = random_edges(&mut rng, 14, 0.25..0.3);
+    let mut both = edges.clone();
+    // x -> 5x + 3 (mod 14) is a permutation: 5 is prime to 14.
+    let image = |x: u64| 14 + (5 * x + 3) % 14;
+    both.extend(edges.iter().map(|&(u, v)| (image(u), image(v))));
+    for moves in [Moves::Neighbourhood, Moves::Edge] {
+        let half = Deletion::new(14, &edges, moves, Canon::Labels).unwrap();
+        let wanted = half.plain_value_of(&half.all()).unwrap();
+        let pair = Deletion::new(28, &both, moves, Canon::Labels).unwrap();
+        assert_eq!(
+            pair.value(&pair.all(), Budget::default(), &|_| {}).unwrap(),
+            0
+        );
+        // Each half alone has the half's value; the second is found by its alias
+        // among the first's entries, and adds only its own key.
+        let entries = |d: &Deletion| {
+            d.saved()
+                .unwrap()
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>()
+        };
+        let halves = [(0..14).collect::<Vec<u64>>(), (14..28).collect()];
+        let fresh = Deletion::new(28, &both, moves, Canon::Labels).unwrap();
+        let mut sizes = Vec::new();
+        for vertices in &halves {
+            let set = fresh.set_of(vertices).unwrap();
+            assert_eq!(
+                fresh.value(&set, Budget::default(), &|_| {}).unwrap(),
+                wanted
+            );
+            sizes.push(entries(&fresh));
+        }
+        assert_eq!(sizes[1], sizes[0] + 1, "{moves:?}");
     }
 }

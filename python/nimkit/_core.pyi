@@ -516,7 +516,7 @@ def vertex_tables(
 ) -> list[
     tuple[
         str,
-        np.ndarray[Any, np.dtype[np.uint8]],
+        np.ndarray[Any, np.dtype[np.uint16]],
         np.ndarray[Any, np.dtype[np.uint64]],
         np.ndarray[Any, np.dtype[np.uint32]],
     ]
@@ -524,7 +524,7 @@ def vertex_tables(
 def vertex_restore(
     game: NativeGame,
     name: str,
-    lengths: np.ndarray[Any, np.dtype[np.uint8]],
+    lengths: np.ndarray[Any, np.dtype[np.uint16]],
     words: np.ndarray[Any, np.dtype[np.uint64]],
     values: np.ndarray[Any, np.dtype[np.uint32]],
 ) -> None: ...

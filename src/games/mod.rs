@@ -17,6 +17,7 @@
 //! `cram`.
 pub mod arc_kayles;
 pub mod budget;
+pub mod canon;
 pub mod coins;
 pub mod corners;
 pub mod cram;

@@ -32,7 +32,7 @@ pub trait Split {
     /// A connected component, as the search holds it.
     type Part: Clone;
     /// What tells copies of a component apart: equal keys, equal values.
-    type Key: Eq + Hash;
+    type Key: Eq + Hash + Clone;
 
     fn key(&self, part: &Self::Part) -> Self::Key;
 
@@ -54,6 +54,13 @@ pub trait Split {
     /// The bytes a key holds on the heap.
     fn key_heap(&self) -> usize {
         0
+    }
+
+    /// A second key, shared by copies of `part` that `key` tells apart (a canonical
+    /// labelling, say, too costly to compute at every look-up): asked only of a part
+    /// about to be searched, and entered with its value.
+    fn alias(&mut self, _part: &Self::Part) -> Option<Self::Key> {
+        None
     }
 }
 
@@ -168,6 +175,7 @@ struct Options<P> {
 /// A component being asked whether its value is in `requested`.
 struct Frame<P, K> {
     key: K,
+    alias: Option<K>,
     requested: u64,
     upto: u64,
     candidates: Candidates,
@@ -188,6 +196,34 @@ pub struct Search<'a, S: Split> {
     all: Vec<S::Part>,
     split: Vec<S::Part>,
     refuted: Refuted<S::Key>,
+    aliases: Aliases,
+}
+
+/// How often aliases find a value: when they often do (a graph with symmetries),
+/// every look-up that misses asks the alias too, not only a part about to be
+/// searched.
+#[derive(Default)]
+struct Aliases {
+    asked: u32,
+    found: u32,
+}
+
+impl Aliases {
+    /// Counts of the latest aliases asked, halved now and then.
+    const WINDOW: u32 = 1 << 12;
+
+    fn count(&mut self, found: bool) {
+        self.asked += 1;
+        self.found += u32::from(found);
+        if self.asked == Self::WINDOW {
+            (self.asked, self.found) = (self.asked / 2, self.found / 2);
+        }
+    }
+
+    /// Whether more than one alias asked in four found a value.
+    fn eager(&self) -> bool {
+        self.found * 4 > self.asked
+    }
 }
 
 impl<'a, S: Split> Search<'a, S> {
@@ -207,6 +243,7 @@ impl<'a, S: Split> Search<'a, S> {
             all: Vec::new(),
             split: Vec::new(),
             refuted: Refuted::new()?,
+            aliases: Aliases::default(),
         })
     }
 
@@ -218,6 +255,10 @@ impl<'a, S: Split> Search<'a, S> {
             return Ok(Ok(v));
         }
         if let Some(v) = self.game.known(part) {
+            return Ok(Ok(v));
+        }
+        let alias = self.game.alias(part);
+        if let Some(v) = self.aliased(&key, alias.as_ref())? {
             return Ok(Ok(v));
         }
         let Some(Options {
@@ -276,6 +317,9 @@ impl<'a, S: Split> Search<'a, S> {
         }
         self.spend.release(bytes);
         self.remember(key, value)?;
+        if let Some(alias) = alias {
+            self.remember(alias, value)?;
+        }
         Ok(Ok(value))
     }
 
@@ -352,7 +396,12 @@ impl<'a, S: Split> Search<'a, S> {
                     let frame = stack.pop().expect("the loop holds a frame");
                     self.spend.release(held_bytes(&frame.parts, &frame.moves));
                     match result {
-                        Some(v) => self.remember(frame.key, v)?,
+                        Some(v) => {
+                            self.remember(frame.key, v)?;
+                            if let Some(alias) = frame.alias {
+                                self.remember(alias, v)?;
+                            }
+                        }
                         None => {
                             let slot = self.refuted.slot(&frame.key);
                             self.refuted.add(slot, frame.key, frame.requested)?;
@@ -388,10 +437,15 @@ impl<'a, S: Split> Search<'a, S> {
             self.refuted.add(slot, key, requested)?;
             return Ok(Opened::Answer(Ok(None)));
         };
+        let alias = self.game.alias(part);
+        if let Some(v) = self.aliased(&key, alias.as_ref())? {
+            return Ok(Opened::Answer(Ok(Some(v))));
+        }
         self.spend
             .charge(held_bytes(&options.parts, &options.moves))?;
         Ok(Opened::Frame(Frame {
             key,
+            alias,
             requested,
             upto: upto(requested),
             candidates: options.candidates,
@@ -423,28 +477,35 @@ impl<'a, S: Split> Search<'a, S> {
             let (mut hardness, mut hardest) = (0u64, 0u64);
             for p in &split {
                 let key = self.game.key(p);
-                match self.table.get(&key) {
-                    Some(&v) => m.known ^= v,
+                let found = match self.table.get(&key) {
+                    Some(&v) => Some(v),
                     None => match self.game.known(p) {
                         Some(v) => {
                             // Remembered, so that the closed form is worked out once.
                             self.remember(key, v)?;
-                            m.known ^= v;
+                            Some(v)
                         }
-                        None => {
-                            let size = u64::from(self.game.size(p));
-                            hardness += size * size;
-                            alloc::grow(&mut parts)?;
-                            parts.push(p.clone());
-                            if size > hardest {
-                                hardest = size;
-                                let last = parts.len() - 1;
-                                parts.swap(m.first as usize, last);
-                            }
-                            m.len += 1;
+                        None if self.aliases.eager() => {
+                            let alias = self.game.alias(p);
+                            self.aliased(&key, alias.as_ref())?
                         }
+                        None => None,
                     },
+                };
+                if let Some(v) = found {
+                    m.known ^= v;
+                    continue;
                 }
+                let size = u64::from(self.game.size(p));
+                hardness += size * size;
+                alloc::grow(&mut parts)?;
+                parts.push(p.clone());
+                if size > hardest {
+                    hardest = size;
+                    let last = parts.len() - 1;
+                    parts.swap(m.first as usize, last);
+                }
+                m.len += 1;
             }
             if m.len == 0 {
                 candidates.strike(m.known);
@@ -467,6 +528,20 @@ impl<'a, S: Split> Search<'a, S> {
             parts,
             moves: moves.into_iter().map(|(_, m)| m).collect(),
         }))
+    }
+
+    /// The value a part's alias has in the table (entered under its key too).
+    fn aliased(&mut self, key: &S::Key, alias: Option<&S::Key>) -> Result<Option<u32>> {
+        let Some(alias) = alias else {
+            return Ok(None);
+        };
+        let found = self.table.get(alias).copied();
+        self.aliases.count(found.is_some());
+        let Some(v) = found else {
+            return Ok(None);
+        };
+        self.remember(key.clone(), v)?;
+        Ok(Some(v))
     }
 
     fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {

@@ -23,6 +23,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::budget::{Budget, Spend};
+use super::canon;
 use super::defined::Tag;
 use super::grid::{self, Tables};
 use super::pruned::{Search, Split, Wide};
@@ -71,7 +72,8 @@ pub enum Moves {
 /// How copies of a component are told to be the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Canon {
-    /// By their vertex set: exact for any graph.
+    /// Up to isomorphism (`canon`): components of at most 64 vertices by a canonical
+    /// labelling, larger ones by their vertex set.
     Labels,
     /// Vertex `r * cols + c` is the cell (r, c) of a board whose edges join cells side
     /// by side: by the shape of the cells, up to translation and the square's 8
@@ -95,7 +97,7 @@ pub struct Deletion {
 /// keys' words one after another (`lengths[i]` words for key i), and their values.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Saved {
-    pub lengths: Vec<u8>,
+    pub lengths: Vec<u16>,
     pub words: Vec<u64>,
     pub values: Vec<u32>,
 }
@@ -111,7 +113,7 @@ impl Saved {
         for (key, value) in entries {
             alloc::grow_by(&mut saved.words, key.len())?;
             saved.words.extend_from_slice(key);
-            saved.lengths.push(key.len() as u8);
+            saved.lengths.push(key.len() as u16);
             saved.values.push(value);
         }
         Ok(saved)
@@ -342,7 +344,7 @@ impl Deletion {
     /// The key shared by every copy of `component`.
     fn key(&self, component: &[u64]) -> Key {
         match self.canon {
-            Canon::Labels => Key::from_slice(component),
+            Canon::Labels => canon::by_set(component),
             Canon::Grid { cols, .. } => grid_key(component, cols),
         }
     }
@@ -537,7 +539,12 @@ impl Deletion {
     /// The bytes a component's key holds on the heap (none while it fits in place).
     fn key_heap(&self) -> usize {
         let words = match self.canon {
-            Canon::Labels => self.vertices.div_ceil(64),
+            Canon::Labels => {
+                1 + self
+                    .vertices
+                    .div_ceil(64)
+                    .max(self.vertices.min(canon::MOST))
+            }
             Canon::Grid { rows, cols } => 1 + (rows * cols).div_ceil(64),
         };
         if words > 3 {
@@ -629,6 +636,10 @@ impl Split for Graph<'_> {
 
     fn key_heap(&self) -> usize {
         self.0.key_heap()
+    }
+
+    fn alias(&mut self, part: &Bits) -> Option<Key> {
+        canon::canonical(part, &self.0.adjacency)
     }
 }
 

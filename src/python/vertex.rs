@@ -111,7 +111,7 @@ pub fn vertex_value(
 /// One table a checkpoint keeps: its name and its keys' lengths, words and values.
 type Table<'py> = (
     &'static str,
-    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u16>>,
     Bound<'py, PyArray1<u64>>,
     Bound<'py, PyArray1<u32>>,
 );
@@ -143,7 +143,7 @@ pub fn vertex_restore(
     py: Python<'_>,
     game: PyRef<'_, PyNativeGame>,
     name: &str,
-    lengths: PyReadonlyArray1<'_, u8>,
+    lengths: PyReadonlyArray1<'_, u16>,
     words: PyReadonlyArray1<'_, u64>,
     values: PyReadonlyArray1<'_, u32>,
 ) -> PyResult<()> {
