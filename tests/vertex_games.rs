@@ -452,3 +452,29 @@ fn isomorphic_components_share_their_key() {
         assert_eq!(sizes[1], sizes[0] + 1, "{moves:?}");
     }
 }
+
+/// Misère play looks whole positions up by their components' canonical keys too:
+/// cycles (every move leaves one path, so a cycle is won exactly when that path is
+/// lost) against the take-and-break engine's paths, up to 40 vertices.
+#[test]
+fn misere_cycles_against_the_octal_paths() {
+    for (code, moves, gone) in [("0.137", Moves::Neighbourhood, 3), ("0.07", Moves::Edge, 2)] {
+        let rules = Rules::new(
+            true,
+            TakeLimit::Uniform(HeapRule::Code(Arc::new(TakeAndBreak::parse(code).unwrap()))),
+        )
+        .unwrap();
+        for n in 4..=40u64 {
+            let mut edges = path(n as usize);
+            edges.push((n - 1, 0));
+            let engine = graph(n as usize, &edges, moves);
+            let left = vec![n - gone];
+            let path_wins =
+                Solver::new(&left, &rules, 1 << 20).unwrap().outcome(&left) == Outcome::N;
+            let wins = engine
+                .misere_wins(&engine.all(), Budget::default(), &|_| {})
+                .unwrap();
+            assert_eq!(wins, !path_wins, "{code} misère cycle of {n}");
+        }
+    }
+}

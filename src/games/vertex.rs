@@ -72,8 +72,8 @@ pub enum Moves {
 /// How copies of a component are told to be the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Canon {
-    /// Up to isomorphism (`canon`): components of at most 64 vertices by a canonical
-    /// labelling, larger ones by their vertex set.
+    /// By vertex set, and before a search up to isomorphism (`canon`: components of
+    /// at most 64 vertices by a canonical labelling).
     Labels,
     /// Vertex `r * cols + c` is the cell (r, c) of a board whose edges join cells side
     /// by side: by the shape of the cells, up to translation and the square's 8
@@ -486,7 +486,12 @@ impl Deletion {
         if let Some(&won) = table().get(&start.key) {
             return Ok(won);
         }
-        let first = MisereFrame::new(self, start);
+        let alias = self.misere_alias(&start);
+        if let Some(won) = alias.as_ref().and_then(|a| table().get(a).copied()) {
+            return Ok(won);
+        }
+        let mut first = MisereFrame::new(self, start);
+        first.alias = alias;
         let mut spend = Spend::new(budget);
         spend.count(&table(), self.misere_key_heap(first.key.len()), 0);
         spend.charge(self.bytes(first.size()))?;
@@ -514,7 +519,18 @@ impl Deletion {
                 // No move at all wins misère play; a move to a loss wins.
                 Some(true)
             } else if let Some(i) = unknown {
-                let child = MisereFrame::new(self, frame.options[i].clone());
+                // Looked up again by its canonical key before it is searched.
+                let option = &frame.options[i];
+                let alias = self.misere_alias(option);
+                let aliased = alias.as_ref().and_then(|a| table().get(a).copied());
+                if let Some(won) = aliased {
+                    let mut known = table();
+                    spend.room(&mut known, self.misere_key_heap(option.key.len()))?;
+                    remember(&mut known, option.key.clone(), won, report);
+                    continue;
+                }
+                let mut child = MisereFrame::new(self, option.clone());
+                child.alias = alias;
                 spend.charge(self.bytes(child.size()))?;
                 alloc::grow(&mut stack)?;
                 stack.push(child);
@@ -528,12 +544,31 @@ impl Deletion {
                 let mut known = table();
                 spend.room(&mut known, self.misere_key_heap(frame.key.len()))?;
                 remember(&mut known, frame.key, won, report);
+                if let Some(alias) = frame.alias {
+                    spend.room(&mut known, self.misere_key_heap(alias.len()))?;
+                    remember(&mut known, alias, won, report);
+                }
                 if stack.is_empty() {
                     return Ok(won);
                 }
             }
         }
         unreachable!("the last frame returns")
+    }
+
+    /// A whole position's key by its components' canonical keys (general graphs with
+    /// components of at most 64 vertices; boards' keys are canonical already).
+    fn misere_alias(&self, position: &Whole) -> Option<Box<[Key]>> {
+        if self.canon != Canon::Labels {
+            return None;
+        }
+        let mut keys = position
+            .parts
+            .iter()
+            .map(|p| canon::canonical(p, &self.adjacency))
+            .collect::<Option<Vec<Key>>>()?;
+        keys.sort_unstable();
+        Some(keys.into_boxed_slice())
     }
 
     /// The bytes a component's key holds on the heap (none while it fits in place).
@@ -680,6 +715,8 @@ struct Whole {
 /// A whole position whose options are being looked at in misère play.
 struct MisereFrame {
     key: Box<[Key]>,
+    /// The key by canonical labels, when the position has one.
+    alias: Option<Box<[Key]>>,
     options: Vec<Whole>,
     next: usize,
 }
@@ -707,6 +744,7 @@ impl MisereFrame {
         }
         MisereFrame {
             key: position.key,
+            alias: None,
             options,
             next: 0,
         }
