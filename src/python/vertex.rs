@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 use super::convert::UInt;
 use super::games::{memory, PyNativeGame};
+use crate::base::alloc;
 use crate::base::error::Error;
 use crate::games::arc_kayles::ArcKayles;
 use crate::games::budget::Budget;
@@ -148,10 +149,17 @@ pub fn vertex_restore(
     values: PyReadonlyArray1<'_, u32>,
 ) -> PyResult<()> {
     let (engine, _) = engine(&game)?;
+    // Copied with fallible allocations: a checkpoint may be as large as memory.
+    fn copy<T: Copy + numpy::Element>(a: &PyReadonlyArray1<'_, T>) -> PyResult<Vec<T>> {
+        let view = a.as_array();
+        let mut v = alloc::with_capacity(view.len())?;
+        v.extend(view.iter().copied());
+        Ok(v)
+    }
     let saved = Saved {
-        lengths: lengths.as_array().to_vec(),
-        words: words.as_array().to_vec(),
-        values: values.as_array().to_vec(),
+        lengths: copy(&lengths)?,
+        words: copy(&words)?,
+        values: copy(&values)?,
     };
     Ok(py.detach(|| engine.restore(name, &saved))?)
 }
