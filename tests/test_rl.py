@@ -224,6 +224,29 @@ def test_vector_env_api_and_reproducibility():
     assert any((a[0] != b[0]).any() for a, b in zip(first, other, strict=False))
 
 
+@pytest.mark.parametrize("rule", RULES, ids=str)
+def test_vector_env_labels_every_step_and_keeps_earlier_infos(rule):
+    """Each step's infos are rl.labels of the positions observed, and infos a caller
+    keeps from earlier steps are never written again (the core writes a step's labels
+    into arrays of an earlier one only when nobody else holds them)."""
+    heaps, rules = [1, 3, 5, 7], nk_rules(rule, False)
+    envs = rl.NimVectorEnv(num_envs=16, heaps=heaps, rules=rules, opponent="random")
+    obs, infos = envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    kept = []
+    for step in range(40):
+        want = rl.labels(obs, heaps, rules=rules)
+        assert (infos["action_mask"] == want["action_mask"]).all(), step
+        assert (infos["winning_mask"] == want["winning_mask"]).all(), step
+        assert infos["outcome"].tolist() == ["P" if p else "N" for p in want["is_p"]]
+        if step % 3 == 0:
+            kept.append((infos, {k: v.copy() for k, v in infos.items()}))
+        scores = rng.random(infos["action_mask"].shape) * infos["action_mask"]
+        obs, _, _, _, infos = envs.step(scores.argmax(axis=1))
+    for held, copy in kept:
+        assert all((held[k] == copy[k]).all() for k in copy)
+
+
 def test_vector_env_illegal_actions_lose_without_raising():
     envs = rl.NimVectorEnv(num_envs=4, heaps=[1, 2], misere=True)
     envs.reset(seed=0)

@@ -85,8 +85,101 @@ pub struct Board {
     intervals: Vec<Option<u64>>,
     /// Every heap's `k` when every heap's rule is such an interval.
     all_intervals: Option<Vec<u64>>,
+    /// Each heap's legal actions at each size as bits, when the table is small.
+    masks: Option<LegalMasks>,
     oracle: Oracle,
 }
+
+/// The legal actions of heap `i` at size `n` as bits over the action ids (word `w` at
+/// `w * sizes + offsets[i] + n`): a row's legal actions are the union of its
+/// heaps', a few loads and ORs where testing every take is a loop over all actions.
+struct LegalMasks {
+    sizes: usize,
+    offsets: Vec<usize>,
+    bits: Vec<u64>,
+}
+
+impl LegalMasks {
+    /// The most bytes the table may take: beyond it, labelling tests every take.
+    const MAX_BYTES: usize = 1 << 20;
+
+    fn new(board: &Board) -> Result<Option<Self>> {
+        let (m, words) = (board.heaps(), board.actions().div_ceil(64));
+        let sizes: usize = board.bounds.iter().map(|&b| b as usize + 1).sum();
+        if sizes.saturating_mul(words).saturating_mul(8) > Self::MAX_BYTES {
+            return Ok(None);
+        }
+        let mut bits = alloc::filled(sizes * words, 0u64)?;
+        let (mut offsets, mut row) = (Vec::with_capacity(m), vec![0; m]);
+        let mut at = 0;
+        for (i, &bound) in board.bounds.iter().enumerate() {
+            offsets.push(at);
+            for n in 0..=bound {
+                row[i] = n;
+                for t in (1..=n).filter(|&t| board.legal(&row, i, t)) {
+                    let a = (t as usize - 1) * m + i;
+                    bits[a / 64 * sizes + at + n as usize] |= 1 << (a % 64);
+                }
+            }
+            row[i] = 0;
+            at += bound as usize + 1;
+        }
+        Ok(Some(LegalMasks {
+            sizes,
+            offsets,
+            bits,
+        }))
+    }
+
+    /// Whether `row` has a legal action.
+    #[inline]
+    fn any(&self, row: &[u64]) -> bool {
+        let words = self.bits.chunks_exact(self.sizes);
+        row.iter()
+            .zip(&self.offsets)
+            .any(|(&n, &o)| words.clone().any(|plane| plane[o + n as usize] != 0))
+    }
+
+    /// Write `row`'s legal actions into `legal`.
+    #[inline]
+    fn write(&self, row: &[u64], legal: &mut [bool]) {
+        // SAFETY: a bool is one byte, and only 0 and 1 are written.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(legal.as_mut_ptr().cast::<u8>(), legal.len()) };
+        for (plane, chunk) in self.bits.chunks_exact(self.sizes).zip(bytes.chunks_mut(64)) {
+            let word = row
+                .iter()
+                .zip(&self.offsets)
+                .fold(0, |acc, (&n, &o)| acc | plane[o + n as usize]);
+            let spread = |j: usize| {
+                SPREAD[word.checked_shr(8 * j as u32).unwrap_or(0) as usize & 255].to_le_bytes()
+            };
+            let full = chunk.len() / 8;
+            let mut eights = chunk.chunks_exact_mut(8);
+            for (j, eight) in eights.by_ref().enumerate() {
+                eight.copy_from_slice(&spread(j));
+            }
+            let rest = eights.into_remainder();
+            let last = spread(full);
+            rest.copy_from_slice(&last[..rest.len()]);
+        }
+    }
+}
+
+/// Byte `k` of `SPREAD[b]` is bit `k` of `b`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[b] |= ((b as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// What applying an action did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,15 +243,18 @@ impl Board {
         let intervals: Vec<Option<u64>> =
             (0..heaps).map(|i| rules.take_for(i).interval()).collect();
         let all_intervals = intervals.iter().copied().collect();
-        Ok(Board {
+        let mut board = Board {
             rules: rules.clone(),
             bounds: bounds.to_vec(),
             max_take,
             allowed,
             intervals,
             all_intervals,
+            masks: None,
             oracle,
-        })
+        };
+        board.masks = LegalMasks::new(&board)?;
+        Ok(board)
     }
 
     pub fn heaps(&self) -> usize {
@@ -267,14 +363,22 @@ impl Board {
                 if let Some(limits) = &self.all_intervals {
                     // Take t from heap i is legal up to min(n, k): the mask written in
                     // order, one row of heaps per take; at most one winning take a heap.
-                    let caps: SmallVec<[u64; 16]> =
-                        row.iter().zip(limits).map(|(&n, &k)| n.min(k)).collect();
-                    for (t, takes) in (1..).zip(legal[..m * t_max].chunks_exact_mut(m)) {
-                        for (b, &cap) in takes.iter_mut().zip(&caps) {
-                            *b = t <= cap;
+                    if let Some(masks) = &self.masks {
+                        masks.write(row, legal);
+                    } else {
+                        let caps: SmallVec<[u64; 16]> =
+                            row.iter().zip(limits).map(|(&n, &k)| n.min(k)).collect();
+                        for (t, takes) in (1..).zip(legal[..m * t_max].chunks_exact_mut(m)) {
+                            for (b, &cap) in takes.iter_mut().zip(&caps) {
+                                *b = t <= cap;
+                            }
                         }
+                        legal[m * t_max] = false;
                     }
-                    legal[m * t_max] = false;
+                    let p = theory::is_p(x, big > 0, misere);
+                    if p {
+                        return p; // no move wins
+                    }
                     for (i, ((&n, &o), &k)) in row.iter().zip(offsets).zip(limits).enumerate() {
                         let v = values[o + n as usize];
                         let others_big = big - u32::from(v > 1) > 0;
@@ -283,7 +387,7 @@ impl Board {
                             winning[(t as usize - 1) * m + i] = true;
                         }
                     }
-                    return theory::is_p(x, big > 0, misere);
+                    return p;
                 }
                 legal.fill(false);
                 for (i, (&n, &o)) in row.iter().zip(offsets).enumerate() {
@@ -358,6 +462,9 @@ impl Board {
     /// Whether some move is left in `row`.
     #[inline]
     pub fn has_move(&self, row: &[u64]) -> bool {
+        if let Some(masks) = &self.masks {
+            return masks.any(row);
+        }
         row.iter()
             .enumerate()
             .any(|(i, &n)| (1..=n).any(|t| self.legal(row, i, t)))

@@ -196,7 +196,18 @@ fn first(name: &str) -> PyResult<First> {
 
 /// Many games of one board, stepped at once.
 #[pyclass(name = "Envs", module = "nimkit._core")]
-pub struct PyEnvs(Envs);
+pub struct PyEnvs {
+    envs: Envs,
+    /// Label arrays earlier steps handed out. A set nobody else holds any more is
+    /// written again: fresh arrays of this size cost more in page faults than the
+    /// labelling itself.
+    spare: Vec<SpareLabels>,
+}
+
+/// Sets of label arrays a step keeps for reuse.
+const SPARES: usize = 4;
+
+type SpareLabels = (Py<PyArray2<bool>>, Py<PyArray2<bool>>, Py<PyArray1<bool>>);
 
 #[pymethods]
 impl PyEnvs {
@@ -230,25 +241,33 @@ impl PyEnvs {
             let board = Board::new(&start.bounds(), &rules, max_positions)?;
             Envs::new(count, Arc::new(board), start, opponent, autoreset)
         })?;
-        Ok(PyEnvs(envs))
+        Ok(PyEnvs {
+            envs,
+            spare: Vec::new(),
+        })
     }
 
     #[getter]
     fn board(&self) -> PyBoard {
-        PyBoard(Arc::clone(self.0.board()))
+        PyBoard(Arc::clone(self.envs.board()))
     }
 
     /// The heaps of every game (int64, one row a game).
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, i64>> {
-        let m = self.0.board().heaps();
-        let heaps = self.0.heaps().iter().map(|&n| n as i64).collect::<Vec<_>>();
-        PyArray1::from_vec(py, heaps).reshape([self.0.count(), m])
+        let m = self.envs.board().heaps();
+        let heaps = self
+            .envs
+            .heaps()
+            .iter()
+            .map(|&n| n as i64)
+            .collect::<Vec<_>>();
+        PyArray1::from_vec(py, heaps).reshape([self.envs.count(), m])
     }
 
     /// The heaps as the core holds them (uint64), for the labels.
     fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, u64>> {
-        let m = self.0.board().heaps();
-        PyArray1::from_slice(py, self.0.heaps()).reshape([self.0.count(), m])
+        let m = self.envs.board().heaps();
+        PyArray1::from_slice(py, self.envs.heaps()).reshape([self.envs.count(), m])
     }
 
     /// The labels of every game's position, as `Board.labels`.
@@ -256,13 +275,13 @@ impl PyEnvs {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
-        let (n, a) = (self.0.count(), self.0.board().actions());
+        let (n, a) = (self.envs.count(), self.envs.board().actions());
         let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
         let p = PyArray1::<bool>::zeros(py, n, false);
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
-            let (board, rows) = (self.0.board(), self.0.heaps());
+            let (board, rows) = (self.envs.board(), self.envs.heaps());
             py.detach(|| learn::labels_of_board_rows(board, rows, l, w, q))?;
         }
         Ok((legal, winning, p))
@@ -270,12 +289,12 @@ impl PyEnvs {
 
     /// Moves made in each game so far (uint32).
     fn moves<'py>(&self, py: Python<'py>) -> Array1<'py, u32> {
-        PyArray1::from_slice(py, self.0.moves())
+        PyArray1::from_slice(py, self.envs.moves())
     }
 
     #[pyo3(signature = (seed=None))]
     fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
-        let envs = &mut self.0;
+        let envs = &mut self.envs;
         Ok(py.detach(|| envs.reset(seed))?)
     }
 
@@ -286,15 +305,13 @@ impl PyEnvs {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
-        let (n, a) = (self.0.count(), self.0.board().actions());
-        let mut out = alloc::filled(n, Step::default())?;
-        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
-        let p = PyArray1::<bool>::zeros(py, n, false);
+        let mut out = alloc::filled(self.envs.count(), Step::default())?;
+        let (legal, winning, p) = self.labels_to_write(py);
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
             let actions = actions.as_slice()?;
-            let envs = &mut self.0;
+            let envs = &mut self.envs;
             py.detach(|| envs.step(actions, &mut out, l, w, q))?;
         }
         Ok((
@@ -304,6 +321,34 @@ impl PyEnvs {
             winning,
             p,
         ))
+    }
+}
+
+impl PyEnvs {
+    /// Arrays for a step's labels: a spare set only this object holds (every entry
+    /// is written again), else new ones, kept as spares while there is room.
+    fn labels_to_write<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> (Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>) {
+        // SAFETY: each is a live object this struct holds a reference to.
+        let only_ours = |o: &Bound<'_, PyAny>| unsafe { pyo3::ffi::Py_REFCNT(o.as_ptr()) } == 1;
+        let unheld = |(l, w, p): &&SpareLabels| {
+            only_ours(l.bind(py).as_any())
+                && only_ours(w.bind(py).as_any())
+                && only_ours(p.bind(py).as_any())
+        };
+        if let Some((l, w, p)) = self.spare.iter().find(unheld) {
+            return (l.bind(py).clone(), w.bind(py).clone(), p.bind(py).clone());
+        }
+        let (n, a) = (self.envs.count(), self.envs.board().actions());
+        let (l, w) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
+        let p = PyArray1::<bool>::zeros(py, n, false);
+        if self.spare.len() < SPARES {
+            let keep = (l.clone().unbind(), w.clone().unbind(), p.clone().unbind());
+            self.spare.push(keep);
+        }
+        (l, w, p)
     }
 }
 
