@@ -10,6 +10,14 @@ use crate::heap::HeapRule;
 pub trait Grundy<U: UInt>: Sync {
     fn grundy(&self, heap: usize, n: U) -> U;
 
+    /// `out[i]`: the Grundy value of `heaps[i]`, for heaps that all take this
+    /// strategy's one rule, where the vector unit computes them all at once; false,
+    /// with `out` unspecified, where the caller is to ask `grundy` one by one.
+    #[inline(always)]
+    fn values_block(&self, _heaps: &[U], _out: &mut [u32]) -> bool {
+        false
+    }
+
     #[inline(always)]
     fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
     where
@@ -97,6 +105,11 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
     #[inline(always)]
     fn grundy(&self, _heap: usize, n: U) -> U {
         n.rem(self.0)
+    }
+
+    #[inline(always)]
+    fn values_block(&self, heaps: &[U], out: &mut [u32]) -> bool {
+        !U::VECTOR_REM && U::rem_block(heaps, out, self.0)
     }
 
     /// Every element gets the same remainder, so take it over the flat block first

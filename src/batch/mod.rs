@@ -8,6 +8,7 @@
 //! depend on the thread count: each position is computed on its own.
 pub mod board;
 pub mod envs;
+mod first_move;
 mod grundy;
 mod ints;
 mod layout;
@@ -443,7 +444,15 @@ impl<T: HeapInt> Kernel<T> for FirstMove<'_, '_, T> {
             m > 0,
         ) {
             let outs = heaps.par_chunks_mut(CHUNK).zip(takes.par_chunks_mut(CHUNK));
+            let uniform = self.rules.uniform().and_then(HeapRule::interval);
             with_fixed_m!(m, M => {
+                if let Some(k) = uniform {
+                    let modulus = first_move::modulus::<T::U>(k);
+                    return input.par_chunks(CHUNK * M).zip(outs).for_each(|(rows, (heaps, takes))| {
+                        let rows = rows.as_chunks::<M>().0;
+                        first_move::first_moves(g, modulus, misere, rows, heaps, takes);
+                    });
+                }
                 return input.par_chunks(CHUNK * M).zip(outs).for_each(|(rows, (heaps, takes))| {
                     let (rows, _) = rows.as_chunks::<M>();
                     for ((row, heap), take) in rows.iter().zip(heaps).zip(takes) {

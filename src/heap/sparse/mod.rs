@@ -17,7 +17,7 @@
 //! rare heaps grow.
 mod block;
 mod helper;
-mod simd;
+pub(crate) mod simd;
 
 use block::Block;
 use helper::Pace;

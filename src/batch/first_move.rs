@@ -1,0 +1,178 @@
+//! The first winning move of every position when every heap has the same rule of
+//! takes 1..k (or any take). No per-heap rule is consulted, so a block of positions
+//! is turned into columns and each step is the same arithmetic on every position:
+//! it vectorises across positions, where visiting one position's heaps does not.
+use super::grundy::Grundy;
+use super::ints::{HeapInt, UInt};
+use crate::heap::sparse::simd::{self, Path};
+
+/// Positions per block: the columns stay in L1.
+const BLOCK: usize = 128;
+
+/// `heap_out[r], take_out[r]`: the first winning move of `rows[r]` (the lowest heap;
+/// -1 and 0 where none wins). `modulus`: `k + 1` for takes 1..k, `None` for any take
+/// (`g` gives the heaps' Grundy values accordingly). Compiled for AVX2 where the CPU
+/// has it (chosen at run time: the portable build targets SSE2, which has no 64-bit
+/// vector compare) and `NIMKIT_SIMD=scalar` does not ask for the portable path.
+pub fn first_moves<T: HeapInt, G: Grundy<T::U>, const M: usize>(
+    g: &G,
+    modulus: Option<u64>,
+    misere: bool,
+    rows: &[[T; M]],
+    heap_out: &mut [i64],
+    take_out: &mut [u64],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has just been seen to support AVX2.
+        return unsafe { first_moves_avx2(g, modulus, misere, rows, heap_out, take_out) };
+    }
+    first_moves_portable(g, modulus, misere, rows, heap_out, take_out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn first_moves_avx2<T: HeapInt, G: Grundy<T::U>, const M: usize>(
+    g: &G,
+    modulus: Option<u64>,
+    misere: bool,
+    rows: &[[T; M]],
+    heap_out: &mut [i64],
+    take_out: &mut [u64],
+) {
+    first_moves_portable(g, modulus, misere, rows, heap_out, take_out);
+}
+
+#[inline(always)]
+fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
+    g: &G,
+    modulus: Option<u64>,
+    misere: bool,
+    rows: &[[T; M]],
+    heap_out: &mut [i64],
+    take_out: &mut [u64],
+) {
+    let (mut sizes, mut values) = ([[0u64; BLOCK]; M], [[0u64; BLOCK]; M]);
+    let mut reduced = [[0u32; M]; BLOCK];
+    let blocks = rows.chunks(BLOCK).zip(heap_out.chunks_mut(BLOCK));
+    for ((rows, heaps), takes) in blocks.zip(take_out.chunks_mut(BLOCK)) {
+        let len = rows.len();
+        for (r, row) in rows.iter().enumerate().take(BLOCK) {
+            for (i, &n) in row.iter().enumerate() {
+                sizes[i][r] = n.unsigned().to_u64();
+            }
+        }
+        // Wide remainders a block at a time where the vector unit takes them.
+        let flat: &[T::U] = bytemuck::cast_slice(rows.as_flattened());
+        if g.values_block(flat, reduced[..len].as_flattened_mut()) {
+            for (r, reduced) in reduced[..len].iter().enumerate().take(BLOCK) {
+                for (i, &v) in reduced.iter().enumerate() {
+                    values[i][r] = u64::from(v);
+                }
+            }
+        } else {
+            for (r, row) in rows.iter().enumerate().take(BLOCK) {
+                for (i, &n) in row.iter().enumerate() {
+                    values[i][r] = g.grundy(i, n.unsigned()).to_u64();
+                }
+            }
+        }
+        // Per position, heaps downwards (unrolled: `M` is a constant), so that the
+        // move found stays in registers and is stored once: the last kept is the
+        // lowest heap's.
+        for (r, (heap, take)) in heaps.iter_mut().zip(takes.iter_mut()).enumerate() {
+            let (mut x, mut big) = (0, 0);
+            for values in &values {
+                x ^= values[r];
+                big += u64::from(values[r] > 1);
+            }
+            let (mut first_heap, mut first_take) = (-1i64, 0u64);
+            for i in (0..M).rev() {
+                let (n, v) = (sizes[i][r], values[i][r]);
+                // theory::target_grundy: in misère play with no other value past 1,
+                // leave an odd number of 1s.
+                let alone = misere & (big == u64::from(v > 1));
+                let target = x ^ v ^ u64::from(alone);
+                // limit::take_from, with selects for branches.
+                let down = v.saturating_sub(target);
+                let t = match modulus {
+                    None => down,
+                    Some(m) => {
+                        let wrap = m.wrapping_sub(target.wrapping_sub(v));
+                        let wraps = (target > v) & (target < m) & (wrap <= n);
+                        if wraps {
+                            wrap
+                        } else {
+                            down
+                        }
+                    }
+                };
+                first_heap = if t != 0 { i as i64 } else { first_heap };
+                first_take = if t != 0 { t } else { first_take };
+            }
+            (*heap, *take) = (first_heap, first_take);
+        }
+    }
+}
+
+/// The modulus of a uniform rule of takes 1..k as `first_moves` takes it: `None` past
+/// the type's range, where every heap is its own Grundy value.
+pub fn modulus<U: UInt>(k: u64) -> Option<u64> {
+    U::modulus(k).and(k.checked_add(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::grundy::{NoLimit, Uniform};
+    use proptest::prelude::*;
+
+    /// Both paths of one block width, with and without a take limit.
+    fn paths_agree<const M: usize>(heaps: &[u64], k: u64, misere: bool) {
+        let rows: Vec<[u64; M]> = heaps
+            .chunks_exact(M)
+            .map(|r| r.try_into().unwrap())
+            .collect();
+        let run = |vector: bool, limited: bool| {
+            let (mut heap, mut take) = (vec![7; rows.len()], vec![7; rows.len()]);
+            let modulus = if limited { modulus::<u64>(k) } else { None };
+            let (h, t) = (&mut heap[..], &mut take[..]);
+            match (limited, u64::modulus(k)) {
+                (true, Some(m)) if vector => unsafe {
+                    first_moves_avx2(&Uniform::<u64>(m), modulus, misere, &rows, h, t)
+                },
+                (true, Some(m)) => {
+                    first_moves_portable(&Uniform::<u64>(m), modulus, misere, &rows, h, t)
+                }
+                _ if vector => unsafe { first_moves_avx2(&NoLimit, modulus, misere, &rows, h, t) },
+                _ => first_moves_portable(&NoLimit, modulus, misere, &rows, h, t),
+            }
+            (heap, take)
+        };
+        for limited in [false, true] {
+            assert_eq!(
+                run(true, limited),
+                run(false, limited),
+                "k {k} misère {misere}"
+            );
+        }
+    }
+
+    proptest! {
+        /// The AVX2 path against the portable one at every block width the kernels
+        /// specialise, over more positions than a block.
+        #[test]
+        fn avx2_equals_portable(
+            heaps in prop::collection::vec(prop_oneof![0u64..4, 0u64..64, any::<u64>()], 0..1200),
+            k in prop_oneof![1u64..8, any::<u64>()],
+            misere: bool,
+        ) {
+            prop_assume!(std::arch::is_x86_feature_detected!("avx2"));
+            paths_agree::<1>(&heaps, k, misere);
+            paths_agree::<2>(&heaps, k, misere);
+            paths_agree::<3>(&heaps, k, misere);
+            paths_agree::<4>(&heaps, k, misere);
+            paths_agree::<8>(&heaps, k, misere);
+        }
+    }
+}
