@@ -57,9 +57,12 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
     let blocks = rows.chunks(BLOCK).zip(heap_out.chunks_mut(BLOCK));
     for ((rows, heaps), takes) in blocks.zip(take_out.chunks_mut(BLOCK)) {
         let len = rows.len();
-        for (r, row) in rows.iter().enumerate().take(BLOCK) {
-            for (i, &n) in row.iter().enumerate() {
-                sizes[i][r] = n.unsigned().to_u64();
+        // The sizes matter only where a take may wrap below a multiple of k + 1.
+        if modulus.is_some() {
+            for (r, row) in rows.iter().enumerate().take(BLOCK) {
+                for (i, &n) in row.iter().enumerate() {
+                    sizes[i][r] = n.unsigned().to_u64();
+                }
             }
         }
         // Wide remainders a block at a time where the vector unit takes them.
@@ -88,7 +91,7 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
             }
             let (mut first_heap, mut first_take) = (-1i64, 0u64);
             for i in (0..M).rev() {
-                let (n, v) = (sizes[i][r], values[i][r]);
+                let v = values[i][r];
                 // theory::target_grundy: in misère play with no other value past 1,
                 // leave an odd number of 1s.
                 let alone = misere & (big == u64::from(v > 1));
@@ -98,6 +101,7 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
                 let t = match modulus {
                     None => down,
                     Some(m) => {
+                        let n = sizes[i][r];
                         let wrap = m.wrapping_sub(target.wrapping_sub(v));
                         let wraps = (target > v) & (target < m) & (wrap <= n);
                         if wraps {
