@@ -15,6 +15,9 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 import nimkit.dask as nkd  # noqa: E402
 
 
+# Under pytest -n auto, one worker runs this module: one local cluster serves every test.
+pytestmark = pytest.mark.xdist_group("dask_cluster")
+
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(

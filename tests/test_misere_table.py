@@ -23,6 +23,9 @@ from .test_cli import run
 from .test_misere_quotients import miseresolver_quotients
 
 
+# Under pytest -n auto, one worker runs this module: the table of every two-digit code is computed once.
+pytestmark = pytest.mark.xdist_group("misere_table")
+
 @pytest.fixture(scope="module")
 def table() -> list[nk.MisereTableRow]:
     return nk.misere_table(digits=2, max_heap=300)
