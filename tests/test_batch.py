@@ -289,3 +289,39 @@ def test_results_do_not_depend_on_the_thread_count():
         )
         outputs.add(result.stdout)
     assert len(outputs) == 1
+
+
+def test_results_do_not_depend_on_the_vector_path():
+    """NIMKIT_SIMD forces the batch kernels' paths too: AVX-512 remainders of wide
+    heaps, AVX2 copies, portable code. Every path gives the default path's results
+    (which the tests above check against the reference), on heaps on both sides of
+    2^52, where the AVX-512 remainders hand over to the scalar ones."""
+    script = """
+import hashlib, numpy as np, nimkit as nk
+from nimkit import batch
+rng = np.random.default_rng(11)
+digest = hashlib.sha256()
+for dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int64):
+    top = np.iinfo(dtype).max
+    h = rng.integers(0, top, size=(3000, 4), dtype=dtype, endpoint=True)
+    h[:1000] %= dtype(50)
+    if np.iinfo(dtype).bits == 64:
+        h[1000:2000] >>= dtype(10)  # around 2**52
+    for rules in (nk.Rules(max_take=4), nk.Rules(misere=True, max_take=1),
+                  nk.Rules(max_take=(3, None, 6, 1000)), nk.Rules(max_take=2**40), nk.Rules()):
+        for f in (batch.is_p_position, batch.nim_sum, batch.count_winning_moves):
+            digest.update(np.ascontiguousarray(f(h, rules)).tobytes())
+        for part in batch.winning_move(h, rules):
+            digest.update(part.tobytes())
+print(digest.hexdigest())
+"""
+    outputs = {}
+    for path in ("default", "avx512", "avx2", "scalar"):
+        env = {k: v for k, v in os.environ.items() if k != "NIMKIT_SIMD"}
+        if path != "default":
+            env["NIMKIT_SIMD"] = path
+        result = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        outputs[path] = result.stdout
+    assert len(set(outputs.values())) == 1, outputs

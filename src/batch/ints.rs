@@ -68,14 +68,14 @@ macro_rules! uint {
     };
 }
 // 8- and 16-bit remainders vectorise as they are (the Lemire remainders below); 32-
-// and 64-bit ones in double precision where the CPU has AVX-512.
+// and 64-bit ones in double precision where the CPU has AVX-512 or AVX2 and FMA.
 uint!(u8, Mod8, true, |_, _, _| false);
 uint!(u16, Mod16, true, |_, _, _| false);
 uint!(u32, StrengthReducedU32, false, |values, out, m| {
-    wide::available() && Wide::rem_block(values, out, u64::from(m.get()))
+    wide::unit().is_some_and(|u| Wide::rem_block(u, values, out, u64::from(m.get())))
 });
 uint!(u64, StrengthReducedU64, false, |values, out, m| {
-    wide::available() && Wide::rem_block(values, out, m.get())
+    wide::unit().is_some_and(|u| Wide::rem_block(u, values, out, m.get()))
 });
 
 macro_rules! heap_int {

@@ -1,5 +1,6 @@
-//! Remainders of 32- and 64-bit heaps by an invariant divisor, eight at a time, on
-//! CPUs with AVX-512 (looked up at run time: the wheel is built for every x86-64).
+//! Remainders of 32- and 64-bit heaps by an invariant divisor, a vector at a time, on
+//! CPUs with AVX-512 or with AVX2 and FMA (looked up at run time: the wheel is built
+//! for every x86-64).
 //!
 //! Scalar remainders of wide integers need a 128-bit multiply each, which no vector
 //! unit has. Below 2^52 a heap is exact as a double: `q = floor(n * (1 / d))` is the
@@ -9,41 +10,72 @@
 /// Heaps at or past this are left to the scalar remainder.
 const EXACT: u64 = 1 << 52;
 
-/// Whether this CPU has the vector instructions the remainders need.
-pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512dq")
+/// A vector unit that computes the remainders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// AVX-512F and DQ: conversions between 64-bit integers and doubles.
+    Avx512,
+    /// AVX2 and FMA: no such conversions, so integers below 2^52 go in and out as the
+    /// low bits of a double with 2^52's exponent, and `n - q d` is one fused
+    /// multiply-add (exact: the result is an integer below 2d).
+    Avx2,
+}
+
+impl Unit {
+    /// Whether this CPU has the unit's instructions.
+    pub fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            match self {
+                Unit::Avx512 => has!("avx512f") && has!("avx512dq"),
+                Unit::Avx2 => has!("avx2") && has!("fma"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+}
+
+/// The unit the remainders take: the best this CPU has within the path `NIMKIT_SIMD`
+/// allows (`simd::path`), or none.
+pub fn unit() -> Option<Unit> {
+    use crate::heap::sparse::simd::{self, Path};
+    let allowed: &[Unit] = match simd::path() {
+        Path::Avx512 => &[Unit::Avx512, Unit::Avx2],
+        Path::Avx2 => &[Unit::Avx2],
+        Path::Scalar => &[],
+    };
+    allowed.iter().copied().find(|u| u.supported())
 }
 
 /// A heap type whose remainders this module computes.
 pub trait Wide: Copy {
     /// `out[i] = values[i] % divisor` when every value is below 2^52 and the divisor
     /// at most 2^32 (so that remainders fit in 32 bits, which halves what the fold
-    /// after them reads), with AVX-512 (`available()` must be true); false, with `out`
+    /// after them reads), by `unit` (which the CPU must support); false, with `out`
     /// unspecified, otherwise.
-    fn rem_block(values: &[Self], out: &mut [u32], divisor: u64) -> bool;
+    fn rem_block(unit: Unit, values: &[Self], out: &mut [u32], divisor: u64) -> bool;
 }
 
 macro_rules! wide {
-    ($t:ty, $kernel:ident) => {
+    ($t:ty, $avx512:ident, $avx2:ident) => {
         impl Wide for $t {
-            fn rem_block(values: &[$t], out: &mut [u32], divisor: u64) -> bool {
-                debug_assert!(available() && divisor > 0);
+            fn rem_block(unit: Unit, values: &[$t], out: &mut [u32], divisor: u64) -> bool {
+                debug_assert!(unit.supported() && divisor > 0);
                 let top = values.iter().fold(0, |or, &n| or | n);
                 if u64::from(top) >= EXACT || divisor > 1 << 32 {
                     return false;
                 }
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: the caller checked `available()`: the CPU has AVX-512F and DQ.
+                // SAFETY: the caller checked that the CPU supports `unit`.
                 unsafe {
-                    $kernel(values, out, divisor)
+                    match unit {
+                        Unit::Avx512 => $avx512(values, out, divisor),
+                        Unit::Avx2 => $avx2(values, out, divisor),
+                    }
                 };
                 true
             }
@@ -51,7 +83,7 @@ macro_rules! wide {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512dq")]
-        fn $kernel(values: &[$t], out: &mut [u32], divisor: u64) {
+        fn $avx512(values: &[$t], out: &mut [u32], divisor: u64) {
             let (d, inverse) = (divisor as i64, 1.0 / divisor as f64);
             for (r, &n) in out.iter_mut().zip(values) {
                 let n = n as i64;
@@ -64,20 +96,40 @@ macro_rules! wide {
                 *r = rest as u32;
             }
         }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        fn $avx2(values: &[$t], out: &mut [u32], divisor: u64) {
+            const TWO_52: f64 = EXACT as f64;
+            let (d, inverse) = (divisor as f64, 1.0 / divisor as f64);
+            for (r, &n) in out.iter_mut().zip(values) {
+                let n = f64::from_bits(u64::from(n) | TWO_52.to_bits()) - TWO_52;
+                let q = (n * inverse).floor();
+                let mut rest = q.mul_add(-d, n);
+                rest += if rest < 0.0 { d } else { 0.0 };
+                rest -= if rest >= d { d } else { 0.0 };
+                *r = (rest + TWO_52).to_bits() as u32;
+            }
+        }
     };
 }
-wide!(u32, rem_u32);
-wide!(u64, rem_u64);
+wide!(u32, rem_u32_avx512, rem_u32_avx2);
+wide!(u64, rem_u64_avx512, rem_u64_avx2);
 
 #[cfg(test)]
 mod tests {
-    use super::{available, Wide};
+    use super::{Unit, Wide};
 
     #[test]
     fn remainders_are_exact() {
-        if !available() {
-            return;
+        for unit in [Unit::Avx512, Unit::Avx2] {
+            if unit.supported() {
+                remainders_are_exact_by(unit);
+            }
         }
+    }
+
+    fn remainders_are_exact_by(unit: Unit) {
         let mut values: Vec<u64> = (0..5000).collect();
         values.extend([
             (1 << 52) - 1,
@@ -99,19 +151,19 @@ mod tests {
             1 << 32,
         ] {
             let mut out = vec![0; values.len()];
-            assert!(u64::rem_block(&values, &mut out, d));
+            assert!(u64::rem_block(unit, &values, &mut out, d));
             for (&n, &r) in values.iter().zip(&out) {
                 assert_eq!(u64::from(r), n % d, "{n} mod {d}");
             }
             let small: Vec<u32> = values.iter().map(|&n| n as u32).collect();
             let mut out = vec![0; small.len()];
-            assert!(u32::rem_block(&small, &mut out, d));
+            assert!(u32::rem_block(unit, &small, &mut out, d));
             for (&n, &r) in small.iter().zip(&out) {
                 assert_eq!(u64::from(r), u64::from(n) % d, "{n} mod {d}");
             }
         }
         let mut out = [0u32; 2];
-        assert!(!u64::rem_block(&[1, 1 << 52], &mut out, 3));
-        assert!(!u64::rem_block(&[1, 2], &mut out, (1 << 32) + 1));
+        assert!(!u64::rem_block(unit, &[1, 1 << 52], &mut out, 3));
+        assert!(!u64::rem_block(unit, &[1, 2], &mut out, (1 << 32) + 1));
     }
 }

@@ -37,7 +37,9 @@ impl Path {
 }
 
 /// The path this process takes: `NIMKIT_SIMD`'s where the CPU has it, else the
-/// best the CPU has.
+/// best the CPU has. The batch kernels follow it too (`avx2`: no AVX-512 remainders
+/// of wide heaps; `scalar`: no AVX2 copies either), so that a forced run stands for a
+/// machine without those extensions.
 pub fn path() -> Path {
     static PATH: OnceLock<Path> = OnceLock::new();
     *PATH.get_or_init(|| {
