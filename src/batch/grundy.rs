@@ -129,8 +129,11 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
             let mut scratch = [U::ZERO; SCRATCH];
             for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {
                 let reduced = &mut scratch[..rows.len() * M];
-                for (r, &n) in reduced.iter_mut().zip(rows.as_flattened()) {
-                    *r = n.unsigned().rem(self.0);
+                let flat = rows.as_flattened();
+                if !U::rem_same_block(bytemuck::cast_slice(flat), reduced, self.0) {
+                    for (r, &n) in reduced.iter_mut().zip(flat) {
+                        *r = n.unsigned().rem(self.0);
+                    }
                 }
                 NoLimit.summarize(reduced.as_chunks::<M>().0, outs, finish);
             }

@@ -25,6 +25,12 @@ pub trait UInt:
     /// where a vector unit does it (`wide`: 32- and 64-bit heaps); false, leaving
     /// `out` unspecified, where the caller is to take the remainders one by one.
     fn rem_block(values: &[Self], out: &mut [u32], modulus: Self::Modulus) -> bool;
+    /// `out[i] = values[i].rem(modulus)` for a whole block at once where a faster
+    /// way than `rem` element by element exists (bytes: `nibbles`); false, leaving
+    /// `out` unspecified, otherwise.
+    fn rem_same_block(_values: &[Self], _out: &mut [Self], _modulus: Self::Modulus) -> bool {
+        false
+    }
 }
 
 /// An element type of a heap array: any primitive integer. Signed arrays are checked
@@ -39,6 +45,9 @@ pub trait HeapInt: bytemuck::Pod + Send + Sync {
 
 macro_rules! uint {
     ($t:ty, $reduced:ty, $vector:literal, $block:expr) => {
+        uint!($t, $reduced, $vector, $block, |_, _, _| false);
+    };
+    ($t:ty, $reduced:ty, $vector:literal, $block:expr, $same:expr) => {
         impl UInt for $t {
             type Modulus = $reduced;
             const VECTOR_REM: bool = $vector;
@@ -64,12 +73,16 @@ macro_rules! uint {
                 let block: fn(&[$t], &mut [u32], $reduced) -> bool = $block;
                 block(values, out, modulus)
             }
+            fn rem_same_block(values: &[$t], out: &mut [$t], modulus: $reduced) -> bool {
+                let block: fn(&[$t], &mut [$t], $reduced) -> bool = $same;
+                block(values, out, modulus)
+            }
         }
     };
 }
 // 8- and 16-bit remainders vectorise as they are (the Lemire remainders below); 32-
 // and 64-bit ones in double precision where the CPU has AVX-512 or AVX2 and FMA.
-uint!(u8, Mod8, true, |_, _, _| false);
+uint!(u8, Mod8, true, |_, _, _| false, nibbles::rem_block);
 uint!(u16, Mod16, true, |_, _, _| false);
 uint!(u32, StrengthReducedU32, false, |values, out, m| {
     wide::unit().is_some_and(|u| Wide::rem_block(u, values, out, u64::from(m.get())))
@@ -130,6 +143,10 @@ macro_rules! lemire {
                 }
             }
 
+            pub fn divisor(self) -> $wide {
+                self.divisor
+            }
+
             #[inline(always)]
             pub fn remainder(self, n: $t) -> $t {
                 let low = self.fraction.wrapping_mul(<$wide>::from(n));
@@ -149,9 +166,89 @@ macro_rules! lemire {
 lemire!(Mod8, u8, u16, u32, 16);
 lemire!(Mod16, u16, u32, u64, 32);
 
+/// Remainders of bytes by a divisor `d` up to 128 with two table lookups of a nibble
+/// each (AVX2's byte shuffle): for `n = 16 h + l`, `n mod d` is `(16 h mod d) + (l mod
+/// d)` less `d` if that sum (below `2d`) reaches it, an unsigned minimum. Eight
+/// vector instructions for 32 bytes, where the multiplications of `Mod8` widen every
+/// byte to 32 bits.
+mod nibbles {
+    use super::Mod8;
+
+    pub fn rem_block(values: &[u8], out: &mut [u8], m: Mod8) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::heap::sparse::simd::{self, Path};
+            let d = m.divisor();
+            if d <= 128
+                && simd::path() != Path::Scalar
+                && std::arch::is_x86_feature_detected!("avx2")
+            {
+                // SAFETY: the CPU has just been seen to support AVX2.
+                unsafe { rem_avx2(values, out, m) };
+                return true;
+            }
+        }
+        let _ = (values, out, m);
+        false
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn rem_avx2(values: &[u8], out: &mut [u8], m: Mod8) {
+        use std::arch::x86_64::*;
+        let d = m.divisor();
+        // Counted up rather than divided: a block is only 2048 bytes.
+        let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
+        let (step, mut l, mut h) = (16 % d, 0, 0);
+        for (lo, hi) in low.iter_mut().zip(&mut high) {
+            (*lo, *hi) = (l as u8, h as u8);
+            l = if l + 1 == d { 0 } else { l + 1 };
+            h = if h + step >= d {
+                h + step - d
+            } else {
+                h + step
+            };
+        }
+        let table = |t: &[u8; 16]| {
+            // SAFETY: 16 bytes are read from a 16-byte array.
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+        };
+        let (low, high) = (table(&low), table(&high));
+        let (nibble, divisor) = (_mm256_set1_epi8(0x0f), _mm256_set1_epi8(d as u8 as i8));
+        let mut vectors = values.chunks_exact(32);
+        for (v, o) in vectors.by_ref().zip(out.chunks_exact_mut(32)) {
+            // SAFETY: 32 bytes are read from and written to 32-byte chunks.
+            unsafe {
+                let v = _mm256_loadu_si256(v.as_ptr().cast());
+                let l = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
+                let h = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+                let sum = _mm256_add_epi8(l, _mm256_shuffle_epi8(high, h));
+                let rem = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, divisor));
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), rem);
+            }
+        }
+        let done = values.len() - vectors.remainder().len();
+        for (o, &n) in out[done..].iter_mut().zip(vectors.remainder()) {
+            *o = m.remainder(n);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Mod16, Mod8};
+
+    #[test]
+    fn byte_blocks_are_exact() {
+        let values: Vec<u8> = (0..=u8::MAX).chain(0..77).collect();
+        for d in 1..=u8::MAX {
+            let mut out = vec![0; values.len()];
+            if super::UInt::rem_same_block(&values, &mut out, Mod8::new(d)) {
+                let expected: Vec<u8> = values.iter().map(|&n| n % d).collect();
+                assert_eq!(out, expected, "mod {d}");
+            }
+        }
+    }
 
     #[test]
     fn mod8_is_exact() {

@@ -354,9 +354,13 @@ where
         let m = heaps.shape().last().copied().unwrap_or(0);
         if let (Some(input), Some(output)) = (heaps.as_slice(), out.as_slice_mut()) {
             with_fixed_m!(m, M => {
-                return for_blocks::<T, O, _, M>(input, output, |rows, outs| {
-                    g.summarize(rows, outs, &finish)
-                });
+                // Inlined into for_blocks' AVX2 copy, or the fold is compiled for SSE2.
+                return for_blocks::<T, O, _, M>(
+                    input,
+                    output,
+                    #[inline(always)]
+                    |rows, outs| g.summarize(rows, outs, &finish),
+                );
             });
         }
         map_positions(&heaps, &mut out, |row| {
