@@ -1,6 +1,6 @@
 """Batch speed: nimkit against numpy's best expression and a plain read of the input.
 
-    python benches/batch.py [--megabytes 64] [--repeat 9]
+    python benches/batch.py [--megabytes 64] [--repeat 9] [--dtype uint8] [--rules max_take=4]
 
 For each dtype, heap count and rule family it prints positions per second for
 nimkit, for the numpy expression a user would write (column-wise XOR, `%` for take
@@ -21,6 +21,7 @@ from _cpu import describe
 import nimkit as nk
 from nimkit import batch
 
+DTYPES = ["uint8", "uint16", "uint32", "uint64"]
 FAMILIES = {
     "normal": nk.Rules(),
     "misère": nk.Rules(misere=True),
@@ -91,23 +92,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=64, help="input size per case")
     parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument(
+        "--dtype", action="append", choices=DTYPES, help="only these dtypes (repeatable)"
+    )
+    parser.add_argument(
+        "--rules", action="append", choices=list(FAMILIES), help="only these rules (repeatable)"
+    )
     args = parser.parse_args()
+    families = {k: v for k, v in FAMILIES.items() if not args.rules or k in args.rules}
     rng = np.random.default_rng(1)
     print(f"{describe()}; input: {args.megabytes} MB per case, best of {args.repeat}")
     print("positions per second (M = 10^6); ratios are nimkit over numpy and over the read\n")
     print("| dtype | heaps | rules | function | nimkit | numpy | read | x numpy | x read |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|")
-    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+    for dtype in (np.dtype(name) for name in args.dtype or DTYPES):
         for m in (3, 4, 8):
             n = args.megabytes * 2**20 // (m * np.dtype(dtype).itemsize)
             top = min(np.iinfo(dtype).max, 2**20)
             heaps = rng.integers(0, top, size=(n, m), dtype=dtype, endpoint=True)
             read = n / best_time(lambda h=heaps: plain_read(h), args.repeat)
-            for family, rules in FAMILIES.items():
+            for family, rules in families.items():
                 ours, theirs = measure_is_p(heaps, rules, args.repeat)
                 row(dtype, m, family, "is_p_position", ours, theirs, read)
-            if m == 3 or dtype == np.uint64:
-                for family, rules in FAMILIES.items():
+            if m == 3 or dtype == np.dtype(np.uint64):
+                for family, rules in families.items():
                     ours, theirs = measure_winning_move(heaps[: n // 4], rules, args.repeat)
                     row(dtype, m, family, "winning_move", ours, theirs, read)
 
