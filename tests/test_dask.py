@@ -14,9 +14,9 @@ da = pytest.importorskip("dask.array", reason="the dask extra is not installed")
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 import nimkit.dask as nkd  # noqa: E402
 
-
 # Under pytest -n auto, one worker runs this module: one local cluster serves every test.
 pytestmark = pytest.mark.xdist_group("dask_cluster")
+
 
 @pytest.fixture(scope="module")
 def client():

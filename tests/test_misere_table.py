@@ -22,9 +22,9 @@ from nimkit import misere_codes as table_module
 from .test_cli import run
 from .test_misere_quotients import miseresolver_quotients
 
-
-# Under pytest -n auto, one worker runs this module: the table of every two-digit code is computed once.
+# Under pytest -n auto, one worker runs this module: the table is computed once.
 pytestmark = pytest.mark.xdist_group("misere_table")
+
 
 @pytest.fixture(scope="module")
 def table() -> list[nk.MisereTableRow]:

@@ -25,8 +25,9 @@ def name(code: str) -> str:
     return before if after == "0" else code
 
 
-# Under pytest -n auto, one worker runs this module: the classes of the three-digit codes are computed once.
+# Under pytest -n auto, one worker runs this module: the classes are computed once.
 pytestmark = pytest.mark.xdist_group("octal_equivalences")
+
 
 @pytest.fixture(scope="module")
 def classes() -> list[nk.OctalClass]:
