@@ -82,8 +82,8 @@ macro_rules! uint {
 }
 // 8- and 16-bit remainders vectorise as they are (the Lemire remainders below); 32-
 // and 64-bit ones in double precision where the CPU has AVX-512 or AVX2 and FMA.
-uint!(u8, Mod8, true, |_, _, _| false, nibbles::rem_block);
-uint!(u16, Mod16, true, |_, _, _| false);
+uint!(u8, Mod8, true, |_, _, _| false, nibbles::rem_bytes);
+uint!(u16, Mod16, true, |_, _, _| false, nibbles::rem_pairs);
 uint!(u32, StrengthReducedU32, false, |values, out, m| {
     wide::unit().is_some_and(|u| Wide::rem_block(u, values, out, u64::from(m.get())))
 });
@@ -166,54 +166,69 @@ macro_rules! lemire {
 lemire!(Mod8, u8, u16, u32, 16);
 lemire!(Mod16, u16, u32, u64, 32);
 
-/// Remainders of bytes by a divisor `d` up to 128 with two table lookups of a nibble
-/// each (AVX2's byte shuffle): for `n = 16 h + l`, `n mod d` is `(16 h mod d) + (l mod
-/// d)` less `d` if that sum (below `2d`) reaches it, an unsigned minimum. Eight
-/// vector instructions for 32 bytes, where the multiplications of `Mod8` widen every
-/// byte to 32 bits.
+/// Remainders by table lookups of a nibble each (AVX2's byte shuffle). A byte
+/// `n = 16 h + l` has `n mod d = (16 h mod d) + (l mod d)`, less `d` if that sum
+/// (below `2d`) reaches it: an unsigned minimum, for divisors up to 128. A 16-bit
+/// value's four nibbles give four such terms, the two bytes' sums added in 16-bit
+/// lanes (below `4d`), then two minimums, for divisors up to 64. About eight and
+/// fifteen vector instructions for 32 bytes, where the multiplications of `Mod8` and
+/// `Mod16` widen every value to 32 or 64 bits.
 mod nibbles {
-    use super::Mod8;
+    use super::{Mod16, Mod8};
 
-    pub fn rem_block(values: &[u8], out: &mut [u8], m: Mod8) -> bool {
+    pub fn rem_bytes(values: &[u8], out: &mut [u8], m: Mod8) -> bool {
         #[cfg(target_arch = "x86_64")]
-        {
-            use crate::heap::sparse::simd::{self, Path};
-            let d = m.divisor();
-            if d <= 128
-                && simd::path() != Path::Scalar
-                && std::arch::is_x86_feature_detected!("avx2")
-            {
-                // SAFETY: the CPU has just been seen to support AVX2.
-                unsafe { rem_avx2(values, out, m) };
-                return true;
-            }
+        if m.divisor() <= 128 && avx2() {
+            // SAFETY: the CPU has just been seen to support AVX2.
+            unsafe { bytes_avx2(values, out, m) };
+            return true;
+        }
+        let _ = (values, out, m);
+        false
+    }
+
+    pub fn rem_pairs(values: &[u16], out: &mut [u16], m: Mod16) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if m.divisor() <= 64 && avx2() {
+            // SAFETY: the CPU has just been seen to support AVX2.
+            unsafe { pairs_avx2(values, out, m) };
+            return true;
         }
         let _ = (values, out, m);
         false
     }
 
     #[cfg(target_arch = "x86_64")]
+    fn avx2() -> bool {
+        use crate::heap::sparse::simd::{self, Path};
+        simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    /// `(i * place) mod d` for the sixteen nibbles `i`, in both lanes; counted up
+    /// rather than divided, as a block is only 2048 values.
+    #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn rem_avx2(values: &[u8], out: &mut [u8], m: Mod8) {
+    fn table(place: u32, d: u32) -> std::arch::x86_64::__m256i {
         use std::arch::x86_64::*;
-        let d = m.divisor();
-        // Counted up rather than divided: a block is only 2048 bytes.
-        let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
-        let (step, mut l, mut h) = (16 % d, 0, 0);
-        for (lo, hi) in low.iter_mut().zip(&mut high) {
-            (*lo, *hi) = (l as u8, h as u8);
-            l = if l + 1 == d { 0 } else { l + 1 };
-            h = if h + step >= d {
-                h + step - d
+        let (step, mut t, mut table) = (place % d, 0, [0u8; 16]);
+        for entry in &mut table {
+            *entry = t as u8;
+            t = if t + step >= d {
+                t + step - d
             } else {
-                h + step
+                t + step
             };
         }
-        let table = |t: &[u8; 16]| {
-            // SAFETY: 16 bytes are read from a 16-byte array.
-            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
-        };
-        let (low, high) = (table(&low), table(&high));
+        // SAFETY: 16 bytes are read from a 16-byte array.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(table.as_ptr().cast()) })
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn bytes_avx2(values: &[u8], out: &mut [u8], m: Mod8) {
+        use std::arch::x86_64::*;
+        let d = u32::from(m.divisor());
+        let (low, high) = (table(1, d), table(16, d));
         let (nibble, divisor) = (_mm256_set1_epi8(0x0f), _mm256_set1_epi8(d as u8 as i8));
         let mut vectors = values.chunks_exact(32);
         for (v, o) in vectors.by_ref().zip(out.chunks_exact_mut(32)) {
@@ -224,6 +239,44 @@ mod nibbles {
                 let h = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
                 let sum = _mm256_add_epi8(l, _mm256_shuffle_epi8(high, h));
                 let rem = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, divisor));
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), rem);
+            }
+        }
+        let done = values.len() - vectors.remainder().len();
+        for (o, &n) in out[done..].iter_mut().zip(vectors.remainder()) {
+            *o = m.remainder(n);
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn pairs_avx2(values: &[u16], out: &mut [u16], m: Mod16) {
+        use std::arch::x86_64::*;
+        let d = m.divisor();
+        // Low bytes (even) take the places 1 and 16, high bytes (odd) 256 and 4096.
+        let (low, high) = (table(1, d), table(16, d));
+        let (low_up, high_up) = (table(256, d), table(4096, d));
+        let nibble = _mm256_set1_epi8(0x0f);
+        let odd = _mm256_set1_epi16(0xff00u16 as i16);
+        let ones = _mm256_set1_epi8(1);
+        let (d1, d2) = (_mm256_set1_epi16(d as i16), _mm256_set1_epi16(2 * d as i16));
+        let mut vectors = values.chunks_exact(16);
+        for (v, o) in vectors.by_ref().zip(out.chunks_exact_mut(16)) {
+            // SAFETY: 32 bytes are read from and written to 16-value chunks.
+            unsafe {
+                let v = _mm256_loadu_si256(v.as_ptr().cast());
+                let l = _mm256_and_si256(v, nibble);
+                let h = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+                let even =
+                    _mm256_add_epi8(_mm256_shuffle_epi8(low, l), _mm256_shuffle_epi8(high, h));
+                let up = _mm256_add_epi8(
+                    _mm256_shuffle_epi8(low_up, l),
+                    _mm256_shuffle_epi8(high_up, h),
+                );
+                // Each byte's sum is below 2d <= 128; a pair's, below 4d <= 256.
+                let sum = _mm256_maddubs_epi16(_mm256_blendv_epi8(even, up, odd), ones);
+                let below_2d = _mm256_min_epu16(sum, _mm256_sub_epi16(sum, d2));
+                let rem = _mm256_min_epu16(below_2d, _mm256_sub_epi16(below_2d, d1));
                 _mm256_storeu_si256(o.as_mut_ptr().cast(), rem);
             }
         }
@@ -245,6 +298,18 @@ mod tests {
             let mut out = vec![0; values.len()];
             if super::UInt::rem_same_block(&values, &mut out, Mod8::new(d)) {
                 let expected: Vec<u8> = values.iter().map(|&n| n % d).collect();
+                assert_eq!(out, expected, "mod {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn pair_blocks_are_exact() {
+        let values: Vec<u16> = (0..=u16::MAX).chain(0..77).collect();
+        for d in (1..=80).chain([255, 4096, u16::MAX]) {
+            let mut out = vec![0; values.len()];
+            if super::UInt::rem_same_block(&values, &mut out, Mod16::new(d)) {
+                let expected: Vec<u16> = values.iter().map(|&n| n % d).collect();
                 assert_eq!(out, expected, "mod {d}");
             }
         }
