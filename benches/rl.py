@@ -75,7 +75,10 @@ class NumpyNim:
 
 def draws(steps: int, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    return rng.random((steps, n, len(HEAPS))), rng.random((steps, n))
+    return (
+        rng.random((steps, n, len(HEAPS)), np.float32),
+        rng.random((steps, n), np.float32),
+    )
 
 
 def pick(obs: np.ndarray, u_heap: np.ndarray, u_take: np.ndarray) -> np.ndarray:

@@ -295,10 +295,11 @@ def test_results_do_not_depend_on_the_vector_path():
     """NIMKIT_SIMD forces the batch kernels' paths too: AVX-512 remainders of wide
     heaps, AVX2 copies, portable code. Every path gives the default path's results
     (which the tests above check against the reference), on heaps on both sides of
-    2^52, where the AVX-512 remainders hand over to the scalar ones."""
+    2^52, where the AVX-512 remainders hand over to the scalar ones. The learning
+    boards' labels likewise."""
     script = """
 import hashlib, numpy as np, nimkit as nk
-from nimkit import batch
+from nimkit import batch, rl
 rng = np.random.default_rng(11)
 digest = hashlib.sha256()
 for dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int64):
@@ -313,6 +314,12 @@ for dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int64):
             digest.update(np.ascontiguousarray(f(h, rules)).tobytes())
         for part in batch.winning_move(h, rules):
             digest.update(part.tobytes())
+# The learning boards' labels (legal actions by a byte shuffle under AVX2).
+for heaps, rules in (([1, 3, 5, 7, 9, 11, 13], nk.Rules()), ([3, 9, 4, 6], nk.Rules(max_take=3)),
+                     ([2, 5, 8], nk.Rules(misere=True)), ([20] * 17, nk.Rules())):
+    sizes = rng.integers(0, np.array(heaps) + 1, size=(500, len(heaps)))
+    for label in rl.labels(sizes, heaps, rules=rules).values():
+        digest.update(label.tobytes())
 print(digest.hexdigest())
 """
     outputs = {}

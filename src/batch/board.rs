@@ -6,6 +6,7 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
+use super::caps::CapBytes;
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::outcome::Outcome;
@@ -85,6 +86,9 @@ pub struct Board {
     intervals: Vec<Option<u64>>,
     /// Every heap's `k` when every heap's rule is such an interval.
     all_intervals: Option<Vec<u64>>,
+    /// The legal actions by a vector compare, where every heap's rule is an interval
+    /// and the CPU has one.
+    caps: Option<CapBytes>,
     /// Each heap's legal actions at each size as bits, when the table is small.
     masks: Option<LegalMasks>,
     oracle: Oracle,
@@ -242,7 +246,10 @@ impl Board {
         };
         let intervals: Vec<Option<u64>> =
             (0..heaps).map(|i| rules.take_for(i).interval()).collect();
-        let all_intervals = intervals.iter().copied().collect();
+        let all_intervals: Option<Vec<u64>> = intervals.iter().copied().collect();
+        let caps = all_intervals
+            .as_ref()
+            .and_then(|limits| CapBytes::new(max_take, limits));
         let mut board = Board {
             rules: rules.clone(),
             bounds: bounds.to_vec(),
@@ -250,6 +257,7 @@ impl Board {
             allowed,
             intervals,
             all_intervals,
+            caps,
             masks: None,
             oracle,
         };
@@ -348,7 +356,10 @@ impl Board {
     /// whether it wins (leaves a P-position); returns whether the position is P.
     /// `legal` and `winning` hold `actions()` entries.
     pub fn label(&self, row: &[u64], legal: &mut [bool], winning: &mut [bool]) -> bool {
-        winning.fill(false);
+        match &self.caps {
+            Some(caps) => caps.write(row, legal, winning),
+            None => winning.fill(false),
+        }
         let m = self.heaps();
         match &self.oracle {
             Oracle::Grundy { values, offsets } => {
@@ -363,7 +374,9 @@ impl Board {
                 if let Some(limits) = &self.all_intervals {
                     // Take t from heap i is legal up to min(n, k): the mask written in
                     // order, one row of heaps per take; at most one winning take a heap.
-                    if let Some(masks) = &self.masks {
+                    if self.caps.is_some() {
+                        // Written above.
+                    } else if let Some(masks) = &self.masks {
                         masks.write(row, legal);
                     } else {
                         let caps: SmallVec<[u64; 16]> =
@@ -462,6 +475,10 @@ impl Board {
     /// Whether some move is left in `row`.
     #[inline]
     pub fn has_move(&self, row: &[u64]) -> bool {
+        if self.all_intervals.is_some() {
+            // Every rule takes 1..=k with k >= 1: any nonempty heap has a move.
+            return row.iter().any(|&n| n != 0);
+        }
         if let Some(masks) = &self.masks {
             return masks.any(row);
         }

@@ -4,11 +4,12 @@
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::board::{Applied, Board, BoardError, Policy};
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
+use crate::base::pool;
 
 /// Where each game starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,11 +117,11 @@ pub enum First {
 
 /// What one step did to one game.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Stepped {
+struct Stepped {
     /// +1 when the agent (in self-play: the player who moved) has won, -1 when it has
     /// lost, else 0.
-    pub reward: f32,
-    pub terminated: bool,
+    reward: f32,
+    terminated: bool,
 }
 
 /// Draws a start that has a move (a bounded number of tries).
@@ -218,14 +219,15 @@ impl Envs {
             })
     }
 
-    /// One action for every game, and the labels of where each game is then (as
-    /// `learn::labels`, in the same pass). Games that ended at the last step start
+    /// One action for every game: each game's reward and whether it has ended, and
+    /// the labels of where each game is then (as `learn::labels`, in the same pass). Games that ended at the last step start
     /// again instead (their action is ignored, their reward 0) with autoreset, and
     /// are refused without it.
     pub fn step(
         &mut self,
         actions: &[i64],
-        out: &mut [Stepped],
+        rewards: &mut [f32],
+        terminated: &mut [bool],
         legal: &mut [bool],
         winning: &mut [bool],
         p: &mut [bool],
@@ -241,7 +243,11 @@ impl Envs {
                 return Err(BoardError::Length { what, got, wanted }.into());
             }
         }
-        for (what, got) in [("actions", actions.len()), ("out", out.len())] {
+        for (what, got) in [
+            ("actions", actions.len()),
+            ("rewards", rewards.len()),
+            ("terminated", terminated.len()),
+        ] {
             if got != n {
                 return Err(BoardError::Length {
                     what,
@@ -260,73 +266,135 @@ impl Envs {
         // The last mover's reward: taking the last object wins in normal play.
         let last_mover = if misere { -1.0 } else { 1.0 };
         const GAMES: usize = 256;
-        self.heaps
-            .par_chunks_mut(m * GAMES)
-            .zip(self.rngs.par_chunks_mut(GAMES))
-            .zip(self.ended.par_chunks_mut(GAMES))
-            .zip(self.moves.par_chunks_mut(GAMES))
-            .zip(actions.par_chunks(GAMES).zip(out.par_chunks_mut(GAMES)))
+        let pieces = self
+            .heaps
+            .chunks_mut(m * GAMES)
+            .zip(self.rngs.chunks_mut(GAMES))
+            .zip(self.ended.chunks_mut(GAMES))
+            .zip(self.moves.chunks_mut(GAMES))
+            .zip(actions.chunks(GAMES))
+            .zip(rewards.chunks_mut(GAMES).zip(terminated.chunks_mut(GAMES)))
             .zip(
                 legal
-                    .par_chunks_mut(a * GAMES)
-                    .zip(winning.par_chunks_mut(a * GAMES)),
+                    .chunks_mut(a * GAMES)
+                    .zip(winning.chunks_mut(a * GAMES)),
             )
-            .zip(p.par_chunks_mut(GAMES))
-            .try_for_each(
-                |((((((rows, rngs), ended), moves), (actions, out)), (legal, winning)), p)| {
-                    let labels = legal
-                        .chunks_exact_mut(a)
-                        .zip(winning.chunks_exact_mut(a))
-                        .zip(p);
-                    for ((((((row, rng), ended), moves), &action), out), ((legal, winning), p)) in
-                        rows.chunks_exact_mut(m)
-                            .zip(rngs)
-                            .zip(ended)
-                            .zip(moves)
-                            .zip(actions)
-                            .zip(out)
-                            .zip(labels)
-                    {
-                        *out = Stepped::default();
-                        if *ended {
-                            *ended = false;
-                            *moves = begin(board, start, opponent, row, rng)?;
-                            *p = board.label(row, legal, winning);
-                            continue;
-                        }
-                        let applied = board.apply(row, action);
-                        *moves += u32::from(applied != Applied::Illegal);
-                        match applied {
-                            Applied::Illegal => *out = lost(),
-                            Applied::Moved { ended: true } => {
-                                *out = Stepped {
-                                    reward: last_mover,
-                                    terminated: true,
-                                }
-                            }
-                            Applied::Moved { ended: false } => {
-                                if let Some((policy, _)) = opponent {
-                                    // The labels' rows are scratch until the last word.
-                                    let reply = board
-                                        .choose(row, policy, rng, legal, winning)
-                                        .expect("a position with a move left has a legal action");
-                                    *moves += 1;
-                                    if board.apply(row, reply) == (Applied::Moved { ended: true }) {
-                                        *out = Stepped {
-                                            reward: -last_mover,
-                                            terminated: true,
-                                        };
-                                    }
-                                }
-                            }
-                        }
-                        *ended = out.terminated;
-                        *p = board.label(row, legal, winning);
-                    }
-                    Ok(())
+            .zip(p.chunks_mut(GAMES))
+            .map(
+                |(((((((rows, rngs), ended), moves), actions), (rewards, terminated)), lw), p)| {
+                    let (legal, winning) = lw;
+                    Mutex::new(Some(Piece {
+                        rows,
+                        rngs,
+                        ended,
+                        moves,
+                        actions,
+                        rewards,
+                        terminated,
+                        legal,
+                        winning,
+                        p,
+                    }))
                 },
-            )
+            );
+        let mut slots = alloc::with_capacity(n.div_ceil(GAMES))?;
+        slots.extend(pieces);
+        // A step is short: the calling thread starts it at once (see `pool`).
+        let take = |i: usize| {
+            slots[i]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+        };
+        pool::each_piece(slots.len(), &|i| {
+            let Some(piece) = take(i) else {
+                return Ok(());
+            };
+            step_games(board, start, opponent, last_mover, piece)
+        })
     }
+}
+
+/// The games of one piece of a step: their rows, random streams, ends and move
+/// counts, their actions, and where their rewards, ends and labels go.
+struct Piece<'a> {
+    rows: &'a mut [u64],
+    rngs: &'a mut [Pcg64Mcg],
+    ended: &'a mut [bool],
+    moves: &'a mut [u32],
+    actions: &'a [i64],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    legal: &'a mut [bool],
+    winning: &'a mut [bool],
+    p: &'a mut [bool],
+}
+
+/// Step the games of one piece.
+fn step_games(
+    board: &Board,
+    start: &Start,
+    opponent: Option<(Policy, First)>,
+    last_mover: f32,
+    piece: Piece<'_>,
+) -> Result<()> {
+    let (m, a) = (board.heaps(), board.actions());
+    let labels = piece
+        .legal
+        .chunks_exact_mut(a)
+        .zip(piece.winning.chunks_exact_mut(a))
+        .zip(piece.p);
+    let outs = piece.rewards.iter_mut().zip(piece.terminated);
+    for ((((((row, rng), ended), moves), &action), (reward, terminated)), ((legal, winning), p)) in
+        piece
+            .rows
+            .chunks_exact_mut(m)
+            .zip(piece.rngs)
+            .zip(piece.ended)
+            .zip(piece.moves)
+            .zip(piece.actions)
+            .zip(outs)
+            .zip(labels)
+    {
+        let mut out = Stepped::default();
+        if *ended {
+            *ended = false;
+            *moves = begin(board, start, opponent, row, rng)?;
+            *p = board.label(row, legal, winning);
+            (*reward, *terminated) = (out.reward, out.terminated);
+            continue;
+        }
+        let applied = board.apply(row, action);
+        *moves += u32::from(applied != Applied::Illegal);
+        match applied {
+            Applied::Illegal => out = lost(),
+            Applied::Moved { ended: true } => {
+                out = Stepped {
+                    reward: last_mover,
+                    terminated: true,
+                }
+            }
+            Applied::Moved { ended: false } => {
+                if let Some((policy, _)) = opponent {
+                    // The labels' rows are scratch until the last word.
+                    let reply = board
+                        .choose(row, policy, rng, legal, winning)
+                        .expect("a position with a move left has a legal action");
+                    *moves += 1;
+                    if board.apply(row, reply) == (Applied::Moved { ended: true }) {
+                        out = Stepped {
+                            reward: -last_mover,
+                            terminated: true,
+                        };
+                    }
+                }
+            }
+        }
+        *ended = out.terminated;
+        (*reward, *terminated) = (out.reward, out.terminated);
+        *p = board.label(row, legal, winning);
+    }
+    Ok(())
 }
 
 fn lost() -> Stepped {

@@ -7,6 +7,7 @@
 //! other layout goes through ndarray's parallel `Zip` over lanes. Results never
 //! depend on the thread count: each position is computed on its own.
 pub mod board;
+mod caps;
 pub mod envs;
 mod first_move;
 mod grundy;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::rules::PyRules;
 use crate::base::alloc;
 use crate::batch::board::{Board, Policy};
-use crate::batch::envs::{Envs, First, Start, Stepped as Step};
+use crate::batch::envs::{Envs, First, Start};
 use crate::batch::learn::{self, Ranked, Verdict};
 
 type Array1<'py, T> = Bound<'py, PyArray1<T>>;
@@ -305,22 +305,20 @@ impl PyEnvs {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
-        let mut out = alloc::filled(self.envs.count(), Step::default())?;
+        let n = self.envs.count();
+        let rewards = PyArray1::<f32>::zeros(py, n, false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
         let (legal, winning, p) = self.labels_to_write(py);
         {
+            let (mut r, mut t) = (rewards.readwrite(), terminated.readwrite());
+            let (r, t) = (r.as_slice_mut()?, t.as_slice_mut()?);
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
             let actions = actions.as_slice()?;
             let envs = &mut self.envs;
-            py.detach(|| envs.step(actions, &mut out, l, w, q))?;
+            py.detach(|| envs.step(actions, r, t, l, w, q))?;
         }
-        Ok((
-            PyArray1::from_iter(py, out.iter().map(|s| s.reward)),
-            PyArray1::from_iter(py, out.iter().map(|s| s.terminated)),
-            legal,
-            winning,
-            p,
-        ))
+        Ok((rewards, terminated, legal, winning, p))
     }
 }
 
