@@ -26,8 +26,8 @@ pub trait UInt:
     /// `out` unspecified, where the caller is to take the remainders one by one.
     fn rem_block(values: &[Self], out: &mut [u32], modulus: Self::Modulus) -> bool;
     /// `out[i] = values[i].rem(modulus)` for a whole block at once where a faster
-    /// way than `rem` element by element exists (bytes: `nibbles`); false, leaving
-    /// `out` unspecified, otherwise.
+    /// way than `rem` element by element exists (8- and 16-bit heaps under small
+    /// divisors: `nibbles`); false, leaving `out` unspecified, otherwise.
     fn rem_same_block(_values: &[Self], _out: &mut [Self], _modulus: Self::Modulus) -> bool {
         false
     }
@@ -291,28 +291,36 @@ mod nibbles {
 mod tests {
     use super::{Mod16, Mod8};
 
-    #[test]
-    fn byte_blocks_are_exact() {
-        let values: Vec<u8> = (0..=u8::MAX).chain(0..77).collect();
-        for d in 1..=u8::MAX {
-            let mut out = vec![0; values.len()];
-            if super::UInt::rem_same_block(&values, &mut out, Mod8::new(d)) {
-                let expected: Vec<u8> = values.iter().map(|&n| n % d).collect();
-                assert_eq!(out, expected, "mod {d}");
+    /// `rem_same_block` against `%` on `values` for every divisor of `divisors`; where
+    /// the CPU has AVX2 (not forced off) the nibble tables must take every divisor up
+    /// to `tables_up_to`, so that they are what is checked.
+    fn same_blocks_are_exact<T: super::UInt>(
+        values: &[T],
+        divisors: impl Iterator<Item = u64>,
+        tables_up_to: u64,
+    ) {
+        use crate::heap::sparse::simd::{self, Path};
+        let tables = cfg!(target_arch = "x86_64")
+            && simd::path() != Path::Scalar
+            && std::arch::is_x86_feature_detected!("avx2");
+        for d in divisors {
+            let mut out = vec![T::ZERO; values.len()];
+            let modulus = T::modulus(d - 1).expect("a divisor within the type");
+            let taken = T::rem_same_block(values, &mut out, modulus);
+            assert_eq!(taken, tables && d <= tables_up_to, "mod {d}");
+            if taken {
+                let expected: Vec<T> = values.iter().map(|n| T::truncate(n.to_u64() % d)).collect();
+                assert!(out == expected, "mod {d}");
             }
         }
     }
 
     #[test]
-    fn pair_blocks_are_exact() {
-        let values: Vec<u16> = (0..=u16::MAX).chain(0..77).collect();
-        for d in (1..=80).chain([255, 4096, u16::MAX]) {
-            let mut out = vec![0; values.len()];
-            if super::UInt::rem_same_block(&values, &mut out, Mod16::new(d)) {
-                let expected: Vec<u16> = values.iter().map(|&n| n % d).collect();
-                assert_eq!(out, expected, "mod {d}");
-            }
-        }
+    fn byte_and_pair_blocks_are_exact() {
+        let bytes: Vec<u8> = (0..=u8::MAX).chain(0..77).collect();
+        same_blocks_are_exact(&bytes, 1..=255, 128);
+        let pairs: Vec<u16> = (0..=u16::MAX).chain(0..77).collect();
+        same_blocks_are_exact(&pairs, (1..=80).chain([255, 4096, 65535]), 64);
     }
 
     #[test]
