@@ -4,10 +4,12 @@ direct count, observations and action ids against OpenSpiel."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import sys
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import numpy as np
@@ -344,3 +346,29 @@ def test_the_extra_is_named_when_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "gymnasium", None)
     with pytest.raises(ImportError, match=r"nimkit\[rl\]"):
         rl.NimEnv  # noqa: B018
+
+
+def rollout(seed: int) -> bytes:
+    """A digest of 60 steps of a vector environment with random legal actions."""
+    env = rl.NimVectorEnv(
+        num_envs=700 + seed, heaps=[1, 3, 5, 7, 9], opponent=0.3 if seed % 2 else None
+    )
+    rng = np.random.default_rng(seed)
+    obs, infos = env.reset(seed=seed)
+    digest = hashlib.sha256(obs.tobytes())
+    for _ in range(60):
+        scores = rng.random(infos["action_mask"].shape) * infos["action_mask"]
+        obs, rewards, terminated, _, infos = env.step(scores.argmax(axis=1))
+        for part in (obs, rewards, terminated, infos["action_mask"], infos["winning_mask"]):
+            digest.update(part.tobytes())
+    return digest.digest()
+
+
+def test_vector_environments_stepped_from_many_threads_agree_with_one():
+    # A step starts on the calling thread and the pool's workers join it: eight
+    # threads stepping their own environments at once share that pool.
+    seeds = list(range(16))
+    alone = [rollout(seed) for seed in seeds]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = [f.result(timeout=120) for f in [pool.submit(rollout, s) for s in seeds]]
+    assert together == alone
