@@ -387,70 +387,33 @@ unsafe fn bytes_avx2(
     mut left: usize,
 ) -> (usize, usize) {
     use std::arch::x86_64::*;
-    let mut bits = [0u8; 32];
-    for &v in wanted.iter().filter(|&&v| v < 256 && want[v] != 0) {
-        bits[v / 8] |= 1 << (v % 8);
-    }
-    // Each 16-byte half of the set in both lanes: a shuffle reads within a lane.
-    let halves = |bits: &[u8; 32]| {
-        // SAFETY: 32 bytes: two halves of 16.
-        let (low, high) = unsafe {
-            (
-                _mm_loadu_si128(bits.as_ptr().cast()),
-                _mm_loadu_si128(bits[16..].as_ptr().cast()),
-            )
-        };
-        (
-            _mm256_broadcastsi128_si256(low),
-            _mm256_broadcastsi128_si256(high),
-        )
-    };
-    let (mut low, mut high) = halves(&bits);
+    let mut bits = byte_set::<32>(wanted, want);
+    let mut set: [__m256i; 2] = pieces(&bits);
     #[rustfmt::skip]
     let reverse = _mm256_setr_epi8(
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
     );
     let (seven, words) = (_mm256_set1_epi8(7), _mm256_set1_epi8(31));
-    let base = values.as_ptr();
     for block in 0..blocks {
         if left == 0 {
             return (0, block);
         }
-        let a = 1 + 32 * block;
-        // SAFETY: a + 31 <= m / 2 < values.len(), and m - a - 31 >= m / 2.
-        let (small, large) = unsafe {
-            (
-                _mm256_loadu_si256(base.add(a).cast()),
-                _mm256_loadu_si256(base.add(m - a - 31).cast()),
-            )
-        };
-        // Lane k pairs a + k with m - a - k: the larger parts reversed, lanes swapped.
-        let large = _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(large, reverse));
-        let v = _mm256_xor_si256(small, large);
+        // SAFETY: 32 * blocks <= m / 2 (the caller's promise).
+        let v = unsafe { split_xors(values, m, 1 + 32 * block, reverse) };
         // Byte v / 8 of the set (its fifth bit picks the half) and bit v % 8 of it.
         let index = _mm256_and_si256(_mm256_srli_epi16::<3>(v), words);
         let byte = _mm256_blendv_epi8(
-            _mm256_shuffle_epi8(low, index),
-            _mm256_shuffle_epi8(high, index),
+            _mm256_shuffle_epi8(set[0], index),
+            _mm256_shuffle_epi8(set[1], index),
             _mm256_slli_epi16::<3>(index),
         );
         let bit = _mm256_shuffle_epi8(POWERS, _mm256_and_si256(v, seven));
         let miss = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
-        let mut hits = !(_mm256_movemask_epi8(miss) as u32);
+        let hits = !(_mm256_movemask_epi8(miss) as u32);
         if hits != 0 {
-            let mut lanes = [0u8; 32];
-            // SAFETY: `lanes` holds thirty-two bytes.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-            while hits != 0 {
-                // A value may be in two lanes: the first clears it.
-                let v = lanes[hits.trailing_zeros() as usize] as usize;
-                left -= want[v] as usize;
-                want[v] = 0;
-                bits[v / 8] &= !(1 << (v % 8));
-                hits &= hits - 1;
-            }
-            (low, high) = halves(&bits);
+            left = clear_set_hits::<u8, 32>(v, hits, want, &mut bits, left);
+            set = pieces(&bits);
         }
     }
     (left, blocks)
@@ -473,17 +436,8 @@ unsafe fn pairs_avx2(
     mut left: usize,
 ) -> (usize, usize) {
     use std::arch::x86_64::*;
-    let mut bits = [0u8; PAIRS / 8];
-    for &v in wanted.iter().filter(|&&v| want[v] != 0) {
-        bits[v / 8] |= 1 << (v % 8);
-    }
-    let quarters = |bits: &[u8; PAIRS / 8]| {
-        // SAFETY: 64 bytes: four quarters of 16.
-        [0, 16, 32, 48].map(|at| unsafe {
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(bits[at..].as_ptr().cast()))
-        })
-    };
-    let mut set = quarters(&bits);
+    let mut bits = byte_set::<{ PAIRS / 8 }>(wanted, want);
+    let mut set: [__m256i; 4] = pieces(&bits);
     #[rustfmt::skip]
     let reverse = _mm256_setr_epi8(
         14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
@@ -491,21 +445,12 @@ unsafe fn pairs_avx2(
     );
     let (seven, low_byte) = (_mm256_set1_epi16(7), _mm256_set1_epi16(0xFF));
     let below = _mm256_set1_epi16(PAIRS as i16 - 1);
-    let base = values.as_ptr();
     for block in 0..blocks {
         if left == 0 {
             return (0, block);
         }
-        let a = 1 + 16 * block;
-        // SAFETY: a + 15 <= m / 2 < values.len(), and m - a - 15 >= m / 2.
-        let (small, large) = unsafe {
-            (
-                _mm256_loadu_si256(base.add(a).cast()),
-                _mm256_loadu_si256(base.add(m - a - 15).cast()),
-            )
-        };
-        let large = _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(large, reverse));
-        let v = _mm256_xor_si256(small, large);
+        // SAFETY: 16 * blocks <= m / 2 (the caller's promise).
+        let v = unsafe { split_xors(values, m, 1 + 16 * block, reverse) };
         // In each lane's low byte: byte v / 8 of the set (its fifth and sixth bits
         // pick the quarter) and bit v % 8 of it; the high bytes are masked off.
         let index = _mm256_srli_epi16::<3>(v);
@@ -521,23 +466,93 @@ unsafe fn pairs_avx2(
         let inside = _mm256_cmpeq_epi16(_mm256_min_epu16(v, below), v);
         let hit = _mm256_andnot_si256(_mm256_cmpeq_epi16(found, _mm256_setzero_si256()), inside);
         // Two mask bits a lane: the lower says it.
-        let mut hits = _mm256_movemask_epi8(hit) as u32 & 0x5555_5555;
+        let hits = _mm256_movemask_epi8(hit) as u32 & 0x5555_5555;
         if hits != 0 {
-            let mut lanes = [0u16; 16];
-            // SAFETY: `lanes` holds sixteen 16-bit lanes.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-            while hits != 0 {
-                // A value may be in two lanes: the first clears it.
-                let v = lanes[hits.trailing_zeros() as usize / 2] as usize;
-                left -= want[v] as usize;
-                want[v] = 0;
-                bits[v / 8] &= !(1 << (v % 8));
-                hits &= hits - 1;
-            }
-            set = quarters(&bits);
+            left = clear_set_hits::<u16, 16>(v, hits, want, &mut bits, left);
+            set = pieces(&bits);
         }
     }
     (left, blocks)
+}
+
+/// The values of `wanted` still wanted and below `8 * N`, as a set of bits: bit
+/// `v % 8` of byte `v / 8`.
+fn byte_set<const N: usize>(wanted: &[usize], want: &[u32]) -> [u8; N] {
+    let mut bits = [0u8; N];
+    for &v in wanted.iter().filter(|&&v| v < 8 * N && want[v] != 0) {
+        bits[v / 8] |= 1 << (v % 8);
+    }
+    bits
+}
+
+/// A set of bits in 16-byte pieces, each in both lanes of a register: a byte shuffle
+/// reads within a lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pieces<const N: usize, const P: usize>(bits: &[u8; N]) -> [std::arch::x86_64::__m256i; P] {
+    use std::arch::x86_64::*;
+    const { assert!(N == 16 * P) };
+    // SAFETY: piece `p` is the 16 bytes from `16 p`, inside `bits`.
+    std::array::from_fn(|p| unsafe {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(bits[16 * p..].as_ptr().cast()))
+    })
+}
+
+/// The XORs of the parts of the `32 / size_of::<T>()` splits from `a`: lane `k`
+/// pairs `a + k` with `m - a - k`, the larger parts reversed by `reverse` (within each
+/// 16-byte lane) and the lanes swapped.
+///
+/// # Safety
+/// The CPU has AVX2; `a + lanes - 1 <= m / 2` and `m <= values.len()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn split_xors<T>(
+    values: &[T],
+    m: usize,
+    a: usize,
+    reverse: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let lanes = 32 / size_of::<T>();
+    let base = values.as_ptr();
+    // SAFETY: the caller's promise: both runs of 32 bytes are inside `values`.
+    let (small, large) = unsafe {
+        (
+            _mm256_loadu_si256(base.add(a).cast()),
+            _mm256_loadu_si256(base.add(m - a - (lanes - 1)).cast()),
+        )
+    };
+    let large = _mm256_permute4x64_epi64::<0x4E>(_mm256_shuffle_epi8(large, reverse));
+    _mm256_xor_si256(small, large)
+}
+
+/// Clear the wanted values of the `L` lanes of `v` (of type `T`) whose lowest mask
+/// bit is set in `hits` (a value may be in two lanes: the first clears it), from
+/// `want` and the set `bits`; returns how many are left of `left`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clear_set_hits<T: Copy + Default + Into<usize>, const L: usize>(
+    v: std::arch::x86_64::__m256i,
+    mut hits: u32,
+    want: &mut [u32],
+    bits: &mut [u8],
+    mut left: usize,
+) -> usize {
+    const { assert!(L * size_of::<T>() == 32) };
+    let mut lanes = [T::default(); L];
+    // SAFETY: `lanes` holds 32 bytes.
+    unsafe { std::arch::x86_64::_mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+    while hits != 0 {
+        let v: usize = lanes[hits.trailing_zeros() as usize / size_of::<T>()].into();
+        left -= want[v] as usize;
+        want[v] = 0;
+        bits[v / 8] &= !(1 << (v % 8));
+        hits &= hits - 1;
+    }
+    left
 }
 
 /// Byte `k` of each 16-byte lane is `1 << (k % 8)`: a shuffle by `v % 8` gives the
