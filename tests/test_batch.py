@@ -71,8 +71,10 @@ def layouts(dtype):
     for m in (1, 2, 4, 8, 9):
         yield f"{m} heaps", random_heaps(dtype, (40, m), seed=m)
     if np.iinfo(dtype).max >= 2**40:
-        # Below 2**52, wide heaps' remainders go to the vector unit (batch/wide.rs).
+        # Below 2**52, wide heaps' remainders go to the vector unit (batch/wide.rs);
+        # below 2**32, as 32-bit values (batch/narrow.rs).
         yield "below 2**40", (random_heaps(dtype, (60, 4), seed=3) >> 24).astype(dtype)
+        yield "below 2**32", (random_heaps(dtype, (60, 4), seed=4) >> 32).astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -140,6 +142,23 @@ def test_results_do_not_depend_on_chunking():
     expected = np.bitwise_xor.reduce(heaps, axis=1) == 0
     np.testing.assert_array_equal(batch.is_p_position(heaps), expected)
     np.testing.assert_array_equal(batch.is_p_position(heaps[1:]), expected[1:])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int64])
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_take_limits_across_blocks_match_numpy(dtype, misere):
+    """Many blocks of remainders taken as bytes (batch/narrow.rs) and of rows folded 32
+    at a time (batch/byte_rows.rs), with ragged ends, against numpy's `%`."""
+    for m in (3, 4, 8):
+        heaps = random_heaps(dtype, (20_011, m), seed=m) % dtype(min(np.iinfo(dtype).max, 2**31))
+        for limit in (4, 200):
+            grundy = heaps % dtype(limit + 1)
+            x = np.bitwise_xor.reduce(grundy, axis=1)
+            big = (grundy > 1).any(axis=1)
+            expected = np.where(big | (not misere), x == 0, x == 1)
+            rules = nk.Rules(max_take=limit, misere=misere)
+            np.testing.assert_array_equal(batch.is_p_position(heaps, rules), expected)
+            np.testing.assert_array_equal(batch.nim_sum(heaps[1:], rules), x[1:])
 
 
 def test_empty_inputs():

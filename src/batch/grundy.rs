@@ -1,5 +1,6 @@
 //! How the kernels compute Grundy values: one strategy per kind of take limit, each
 //! monomorphised, so that plain Nim pays for no remainder at all.
+use super::byte_rows;
 use super::ints::{HeapInt, UInt};
 use crate::heap::rules::Rules;
 use crate::heap::HeapRule;
@@ -64,34 +65,52 @@ impl<U: UInt> Grundy<U> for NoLimit {
         n
     }
 
-    /// Rows that fill whole 64-bit words are folded word by word (SWAR): XOR the
-    /// words, then fold the lanes of each word onto the lowest. This needs no
-    /// shuffles, so it vectorises across positions where de-interleaving would not.
+    /// Rows of 4 or 8 bytes go to `byte_rows`, 32 at a time. Other rows that fill
+    /// whole 64-bit words are folded word by word (SWAR): XOR the words, then fold the
+    /// lanes of each word onto the lowest. This needs no shuffles, so it vectorises
+    /// across positions where de-interleaving would not.
     #[inline(always)]
     fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
     where
         T: HeapInt<U = U>,
         F: Fn(U, U) -> O,
     {
-        let width = 8 * size_of::<T>() as u32;
-        if !size_of::<[T; M]>().is_multiple_of(8) || width == 64 {
-            return fold_rows(self, rows, outs, finish);
+        let mut done = 0;
+        if size_of::<T>() == 1 && (M == 4 || M == 8) {
+            let flat: &[u8] = bytemuck::cast_slice(rows.as_flattened());
+            let widen = |x: u8, or: u8| finish(U::truncate(x.into()), U::truncate(or.into()));
+            done = byte_rows::fold(flat.as_chunks::<M>().0, outs, &widen);
         }
-        for (row, o) in rows.iter().zip(outs) {
-            let (mut x, mut or) = (0u64, 0u64);
-            for word in bytemuck::cast_slice::<T, u8>(row).chunks_exact(8) {
-                let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
-                x ^= word;
-                or |= word;
-            }
-            let mut shift = 32;
-            while shift >= width {
-                x ^= x >> shift;
-                or |= or >> shift;
-                shift /= 2;
-            }
-            *o = finish(U::truncate(x), U::truncate(or));
+        fold_words(&rows[done..], &mut outs[done..], finish);
+    }
+}
+
+/// `NoLimit::summarize` by 64-bit words where rows fill them, else row by row.
+#[inline(always)]
+fn fold_words<U, T, O, F, const M: usize>(rows: &[[T; M]], outs: &mut [O], finish: &F)
+where
+    U: UInt,
+    T: HeapInt<U = U>,
+    F: Fn(U, U) -> O,
+{
+    let width = 8 * size_of::<T>() as u32;
+    if !size_of::<[T; M]>().is_multiple_of(8) || width == 64 {
+        return fold_rows(&NoLimit, rows, outs, finish);
+    }
+    for (row, o) in rows.iter().zip(outs) {
+        let (mut x, mut or) = (0u64, 0u64);
+        for word in bytemuck::cast_slice::<T, u8>(row).chunks_exact(8) {
+            let word = u64::from_ne_bytes(word.try_into().expect("8 bytes"));
+            x ^= word;
+            or |= word;
         }
+        let mut shift = 32;
+        while shift >= width {
+            x ^= x >> shift;
+            or |= or >> shift;
+            shift /= 2;
+        }
+        *o = finish(U::truncate(x), U::truncate(or));
     }
 }
 
@@ -113,8 +132,9 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
     }
 
     /// Every element gets the same remainder, so take it over the flat block first
-    /// (no de-interleaving: it vectorises, or goes to the vector unit by `rem_block`),
-    /// then fold as plain Nim.
+    /// (no de-interleaving: it vectorises, or goes to a vector unit), then fold as
+    /// plain Nim. Remainders go as bytes where the divisor allows (`rem_byte_block`),
+    /// else as the heap's own type (8 and 16 bits) or as 32 bits (`rem_block`).
     #[inline(always)]
     fn summarize<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
     where
@@ -125,21 +145,48 @@ impl<U: UInt> Grundy<U> for Uniform<U> {
             return fold_rows(self, rows, outs, finish);
         }
         let per_block = SCRATCH / M;
+        let mut bytes = [0u8; SCRATCH];
+        let from_byte = |x: u8, or: u8| finish(U::truncate(x.into()), U::truncate(or.into()));
+        let mut start = 0;
+        while start < rows.len() {
+            let end = rows.len().min(start + per_block);
+            let flat: &[U] = bytemuck::cast_slice(rows[start..end].as_flattened());
+            let reduced = &mut bytes[..flat.len()];
+            if !U::rem_byte_block(flat, reduced, self.0) {
+                return self.summarize_wider(&rows[start..], &mut outs[start..], finish);
+            }
+            NoLimit.summarize(
+                reduced.as_chunks::<M>().0,
+                &mut outs[start..end],
+                &from_byte,
+            );
+            start = end;
+        }
+    }
+}
+
+impl<U: UInt> Uniform<U> {
+    /// `summarize` where remainders do not go as bytes: as the heap's own type (8 and
+    /// 16 bits), or as 32 bits where a vector unit takes them (`rem_block`), or one
+    /// row at a time.
+    #[inline(never)]
+    fn summarize_wider<T, O, F, const M: usize>(&self, rows: &[[T; M]], outs: &mut [O], finish: &F)
+    where
+        T: HeapInt<U = U>,
+        F: Fn(U, U) -> O,
+    {
+        let per_block = SCRATCH / M;
         if U::VECTOR_REM {
             let mut scratch = [U::ZERO; SCRATCH];
             for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {
                 let reduced = &mut scratch[..rows.len() * M];
-                let flat = rows.as_flattened();
-                if !U::rem_same_block(bytemuck::cast_slice(flat), reduced, self.0) {
-                    for (r, &n) in reduced.iter_mut().zip(flat) {
-                        *r = n.unsigned().rem(self.0);
-                    }
+                for (r, &n) in reduced.iter_mut().zip(rows.as_flattened()) {
+                    *r = n.unsigned().rem(self.0);
                 }
                 NoLimit.summarize(reduced.as_chunks::<M>().0, outs, finish);
             }
             return;
         }
-        // Wide heaps: remainders as 32-bit values where the vector unit takes them.
         let mut scratch = [0u32; SCRATCH];
         let widen = |x: u32, or: u32| finish(U::truncate(x.into()), U::truncate(or.into()));
         for (rows, outs) in rows.chunks(per_block).zip(outs.chunks_mut(per_block)) {

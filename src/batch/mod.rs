@@ -7,6 +7,7 @@
 //! other layout goes through ndarray's parallel `Zip` over lanes. Results never
 //! depend on the thread count: each position is computed on its own.
 pub mod board;
+mod byte_rows;
 mod caps;
 pub mod envs;
 mod first_move;
@@ -14,6 +15,7 @@ mod grundy;
 mod ints;
 mod layout;
 pub mod learn;
+mod narrow;
 mod wide;
 
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};
@@ -63,14 +65,21 @@ pub fn is_p_position<T: HeapInt>(
         });
         return Ok(());
     }
-    let misere = rules.is_misere();
-    let finish = move |x: T::U, or: T::U| theory::is_p(x.to_u64(), or > T::U::ONE, misere);
-    dispatch(
-        &heaps.clone(),
-        rules,
-        &[&shape],
-        Summary { heaps, out, finish },
-    )
+    // Misère play as a constant, so that normal play's kernels compute no OR.
+    let input = heaps.clone();
+    if rules.is_misere() {
+        let finish = is_p_from::<T::U, true>;
+        dispatch(&input, rules, &[&shape], Summary { heaps, out, finish })
+    } else {
+        let finish = is_p_from::<T::U, false>;
+        dispatch(&input, rules, &[&shape], Summary { heaps, out, finish })
+    }
+}
+
+/// Whether a position is P from the XOR and the OR of its Grundy values.
+#[inline(always)]
+fn is_p_from<U: UInt, const MISERE: bool>(x: U, or: U) -> bool {
+    theory::is_p(x.to_u64(), or > U::ONE, MISERE)
 }
 
 /// For every position, its first winning move (lowest heap, then smallest take): the

@@ -51,22 +51,45 @@ pub fn unit() -> Option<Unit> {
     allowed.iter().copied().find(|u| u.supported())
 }
 
+/// What remainders are written as: 32 bits, or bytes where the divisor is at most
+/// 256 (the narrower, the less the fold after them reads).
+pub trait Lane: Copy {
+    /// The largest divisor whose remainders fit.
+    const DIVISORS: u64;
+    fn low(v: u64) -> Self;
+}
+
+impl Lane for u32 {
+    const DIVISORS: u64 = 1 << 32;
+    #[inline(always)]
+    fn low(v: u64) -> u32 {
+        v as u32
+    }
+}
+
+impl Lane for u8 {
+    const DIVISORS: u64 = 1 << 8;
+    #[inline(always)]
+    fn low(v: u64) -> u8 {
+        v as u8
+    }
+}
+
 /// A heap type whose remainders this module computes.
 pub trait Wide: Copy {
     /// `out[i] = values[i] % divisor` when every value is below 2^52 and the divisor
-    /// at most 2^32 (so that remainders fit in 32 bits, which halves what the fold
-    /// after them reads), by `unit` (which the CPU must support); false, with `out`
+    /// at most `R::DIVISORS`, by `unit` (which the CPU must support); false, with `out`
     /// unspecified, otherwise.
-    fn rem_block(unit: Unit, values: &[Self], out: &mut [u32], divisor: u64) -> bool;
+    fn rem_block<R: Lane>(unit: Unit, values: &[Self], out: &mut [R], divisor: u64) -> bool;
 }
 
 macro_rules! wide {
     ($t:ty, $avx512:ident, $avx2:ident) => {
         impl Wide for $t {
-            fn rem_block(unit: Unit, values: &[$t], out: &mut [u32], divisor: u64) -> bool {
+            fn rem_block<R: Lane>(unit: Unit, values: &[$t], out: &mut [R], divisor: u64) -> bool {
                 debug_assert!(unit.supported() && divisor > 0);
                 let top = values.iter().fold(0, |or, &n| or | n);
-                if u64::from(top) >= EXACT || divisor > 1 << 32 {
+                if u64::from(top) >= EXACT || divisor > R::DIVISORS {
                     return false;
                 }
                 #[cfg(target_arch = "x86_64")]
@@ -83,7 +106,7 @@ macro_rules! wide {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512dq")]
-        fn $avx512(values: &[$t], out: &mut [u32], divisor: u64) {
+        fn $avx512<R: Lane>(values: &[$t], out: &mut [R], divisor: u64) {
             let (d, inverse) = (divisor as i64, 1.0 / divisor as f64);
             for (r, &n) in out.iter_mut().zip(values) {
                 let n = n as i64;
@@ -93,13 +116,13 @@ macro_rules! wide {
                 let mut rest = n - q * d;
                 rest += if rest < 0 { d } else { 0 };
                 rest -= if rest >= d { d } else { 0 };
-                *r = rest as u32;
+                *r = R::low(rest as u64);
             }
         }
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
-        fn $avx2(values: &[$t], out: &mut [u32], divisor: u64) {
+        fn $avx2<R: Lane>(values: &[$t], out: &mut [R], divisor: u64) {
             const TWO_52: f64 = EXACT as f64;
             let (d, inverse) = (divisor as f64, 1.0 / divisor as f64);
             for (r, &n) in out.iter_mut().zip(values) {
@@ -108,7 +131,7 @@ macro_rules! wide {
                 let mut rest = q.mul_add(-d, n);
                 rest += if rest < 0.0 { d } else { 0.0 };
                 rest -= if rest >= d { d } else { 0.0 };
-                *r = (rest + TWO_52).to_bits() as u32;
+                *r = R::low((rest + TWO_52).to_bits());
             }
         }
     };
@@ -145,21 +168,29 @@ mod tests {
             7,
             10,
             255,
+            256,
+            257,
             4096,
             65537,
             (1 << 31) + 11,
             1 << 32,
         ] {
-            let mut out = vec![0; values.len()];
-            assert!(u64::rem_block(unit, &values, &mut out, d));
-            for (&n, &r) in values.iter().zip(&out) {
-                assert_eq!(u64::from(r), n % d, "{n} mod {d}");
-            }
             let small: Vec<u32> = values.iter().map(|&n| n as u32).collect();
-            let mut out = vec![0; small.len()];
-            assert!(u32::rem_block(unit, &small, &mut out, d));
-            for (&n, &r) in small.iter().zip(&out) {
+            let (mut words, mut bytes) = (vec![0u32; values.len()], vec![0u8; values.len()]);
+            assert!(u64::rem_block(unit, &values, &mut words, d));
+            assert_eq!(u64::rem_block(unit, &values, &mut bytes, d), d <= 256);
+            for ((&n, &r), &b) in values.iter().zip(&words).zip(&bytes) {
+                assert_eq!(u64::from(r), n % d, "{n} mod {d}");
+                assert!(d > 256 || u64::from(b) == n % d, "{n} mod {d} as a byte");
+            }
+            assert!(u32::rem_block(unit, &small, &mut words, d));
+            assert_eq!(u32::rem_block(unit, &small, &mut bytes, d), d <= 256);
+            for ((&n, &r), &b) in small.iter().zip(&words).zip(&bytes) {
                 assert_eq!(u64::from(r), u64::from(n) % d, "{n} mod {d}");
+                assert!(
+                    d > 256 || u64::from(b) == u64::from(n) % d,
+                    "{n} mod {d} as a byte"
+                );
             }
         }
         let mut out = [0u32; 2];
