@@ -22,17 +22,78 @@ pub fn first_moves<T: HeapInt, G: Grundy<T::U>, const M: usize>(
     heap_out: &mut [i64],
     take_out: &mut [u64],
 ) {
+    // Under a modulus below 2^32 every value, target and take fits in 32 bits: twice
+    // the positions a vector.
+    if modulus.is_some_and(|m| m <= u64::from(u32::MAX)) {
+        return first_moves_in::<u32, T, G, M>(g, modulus, misere, rows, heap_out, take_out);
+    }
+    first_moves_in::<u64, T, G, M>(g, modulus, misere, rows, heap_out, take_out);
+}
+
+/// `first_moves` computed in `W` lanes.
+fn first_moves_in<W: Word, T: HeapInt, G: Grundy<T::U>, const M: usize>(
+    g: &G,
+    modulus: Option<u64>,
+    misere: bool,
+    rows: &[[T; M]],
+    heap_out: &mut [i64],
+    take_out: &mut [u64],
+) {
     #[cfg(target_arch = "x86_64")]
     if simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has just been seen to support AVX2.
-        return unsafe { first_moves_avx2(g, modulus, misere, rows, heap_out, take_out) };
+        return unsafe {
+            first_moves_avx2::<W, T, G, M>(g, modulus, misere, rows, heap_out, take_out)
+        };
     }
-    first_moves_portable(g, modulus, misere, rows, heap_out, take_out);
+    first_moves_portable::<W, T, G, M>(g, modulus, misere, rows, heap_out, take_out);
 }
+
+/// The lanes `first_moves` computes in: 32 bits where every value fits, else 64.
+trait Word:
+    Copy + Ord + std::ops::BitXor<Output = Self> + std::ops::Add<Output = Self> + Default
+{
+    /// `v`, or the largest word where it does not fit (a heap's size is only
+    /// compared with takes, which always fit).
+    fn saturate(v: u64) -> Self;
+    fn widen(self) -> u64;
+    fn from_bool(b: bool) -> Self;
+    fn wrapping_sub(self, other: Self) -> Self;
+    fn saturating_sub(self, other: Self) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn saturate(v: u64) -> $t {
+                <$t>::try_from(v).unwrap_or(<$t>::MAX)
+            }
+            #[inline(always)]
+            fn widen(self) -> u64 {
+                self.into()
+            }
+            #[inline(always)]
+            fn from_bool(b: bool) -> $t {
+                b.into()
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, other: $t) -> $t {
+                <$t>::wrapping_sub(self, other)
+            }
+            #[inline(always)]
+            fn saturating_sub(self, other: $t) -> $t {
+                <$t>::saturating_sub(self, other)
+            }
+        }
+    };
+}
+word!(u32);
+word!(u64);
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn first_moves_avx2<T: HeapInt, G: Grundy<T::U>, const M: usize>(
+unsafe fn first_moves_avx2<W: Word, T: HeapInt, G: Grundy<T::U>, const M: usize>(
     g: &G,
     modulus: Option<u64>,
     misere: bool,
@@ -40,11 +101,11 @@ unsafe fn first_moves_avx2<T: HeapInt, G: Grundy<T::U>, const M: usize>(
     heap_out: &mut [i64],
     take_out: &mut [u64],
 ) {
-    first_moves_portable(g, modulus, misere, rows, heap_out, take_out);
+    first_moves_portable::<W, T, G, M>(g, modulus, misere, rows, heap_out, take_out);
 }
 
 #[inline(always)]
-fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
+fn first_moves_portable<W: Word, T: HeapInt, G: Grundy<T::U>, const M: usize>(
     g: &G,
     modulus: Option<u64>,
     misere: bool,
@@ -52,8 +113,9 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
     heap_out: &mut [i64],
     take_out: &mut [u64],
 ) {
-    let (mut sizes, mut values) = ([[0u64; BLOCK]; M], [[0u64; BLOCK]; M]);
+    let (mut sizes, mut values) = ([[W::default(); BLOCK]; M], [[W::default(); BLOCK]; M]);
     let mut reduced = [[0u32; M]; BLOCK];
+    let m = modulus.map(W::saturate);
     let blocks = rows.chunks(BLOCK).zip(heap_out.chunks_mut(BLOCK));
     for ((rows, heaps), takes) in blocks.zip(take_out.chunks_mut(BLOCK)) {
         let len = rows.len();
@@ -61,7 +123,7 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
         if modulus.is_some() {
             for (r, row) in rows.iter().enumerate().take(BLOCK) {
                 for (i, &n) in row.iter().enumerate() {
-                    sizes[i][r] = n.unsigned().to_u64();
+                    sizes[i][r] = W::saturate(n.unsigned().to_u64());
                 }
             }
         }
@@ -70,35 +132,37 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
         if g.values_block(flat, reduced[..len].as_flattened_mut()) {
             for (r, reduced) in reduced[..len].iter().enumerate().take(BLOCK) {
                 for (i, &v) in reduced.iter().enumerate() {
-                    values[i][r] = u64::from(v);
+                    values[i][r] = W::saturate(v.into());
                 }
             }
         } else {
             for (r, row) in rows.iter().enumerate().take(BLOCK) {
                 for (i, &n) in row.iter().enumerate() {
-                    values[i][r] = g.grundy(i, n.unsigned()).to_u64();
+                    // A Grundy value fits in `W`: below the modulus, or a heap in u64.
+                    values[i][r] = W::saturate(g.grundy(i, n.unsigned()).to_u64());
                 }
             }
         }
         // Per position, heaps downwards (unrolled: `M` is a constant), so that the
         // move found stays in registers and is stored once: the last kept is the
         // lowest heap's.
+        let (zero, one) = (W::default(), W::from_bool(true));
         for (r, (heap, take)) in heaps.iter_mut().zip(takes.iter_mut()).enumerate() {
-            let (mut x, mut big) = (0, 0);
+            let (mut x, mut big) = (zero, zero);
             for values in &values {
-                x ^= values[r];
-                big += u64::from(values[r] > 1);
+                x = x ^ values[r];
+                big = big + W::from_bool(values[r] > one);
             }
-            let (mut first_heap, mut first_take) = (-1i64, 0u64);
+            let (mut first_heap, mut first_take) = (-1i64, zero);
             for i in (0..M).rev() {
                 let v = values[i][r];
                 // theory::target_grundy: in misère play with no other value past 1,
                 // leave an odd number of 1s.
-                let alone = misere & (big == u64::from(v > 1));
-                let target = x ^ v ^ u64::from(alone);
+                let alone = misere & (big == W::from_bool(v > one));
+                let target = x ^ v ^ W::from_bool(alone);
                 // limit::take_from, with selects for branches.
                 let down = v.saturating_sub(target);
-                let t = match modulus {
+                let t = match m {
                     None => down,
                     Some(m) => {
                         let n = sizes[i][r];
@@ -111,10 +175,10 @@ fn first_moves_portable<T: HeapInt, G: Grundy<T::U>, const M: usize>(
                         }
                     }
                 };
-                first_heap = if t != 0 { i as i64 } else { first_heap };
-                first_take = if t != 0 { t } else { first_take };
+                first_heap = if t != zero { i as i64 } else { first_heap };
+                first_take = if t != zero { t } else { first_take };
             }
-            (*heap, *take) = (first_heap, first_take);
+            (*heap, *take) = (first_heap, first_take.widen());
         }
     }
 }
@@ -131,7 +195,8 @@ mod tests {
     use crate::batch::grundy::{NoLimit, Uniform};
     use proptest::prelude::*;
 
-    /// Both paths of one block width, with and without a take limit.
+    /// Both paths of one block width, with and without a take limit: the AVX2 one in
+    /// 64-bit lanes against `first_moves` (32-bit lanes under a modulus below 2^32).
     fn paths_agree<const M: usize>(heaps: &[u64], k: u64, misere: bool) {
         let rows: Vec<[u64; M]> = heaps
             .chunks_exact(M)
@@ -143,13 +208,20 @@ mod tests {
             let (h, t) = (&mut heap[..], &mut take[..]);
             match (limited, u64::modulus(k)) {
                 (true, Some(m)) if vector => unsafe {
-                    first_moves_avx2(&Uniform::<u64>(m), modulus, misere, &rows, h, t)
+                    first_moves_avx2::<u64, _, _, M>(
+                        &Uniform::<u64>(m),
+                        modulus,
+                        misere,
+                        &rows,
+                        h,
+                        t,
+                    )
                 },
-                (true, Some(m)) => {
-                    first_moves_portable(&Uniform::<u64>(m), modulus, misere, &rows, h, t)
-                }
-                _ if vector => unsafe { first_moves_avx2(&NoLimit, modulus, misere, &rows, h, t) },
-                _ => first_moves_portable(&NoLimit, modulus, misere, &rows, h, t),
+                (true, Some(m)) => first_moves(&Uniform::<u64>(m), modulus, misere, &rows, h, t),
+                _ if vector => unsafe {
+                    first_moves_avx2::<u64, _, _, M>(&NoLimit, modulus, misere, &rows, h, t)
+                },
+                _ => first_moves_portable::<u64, _, _, M>(&NoLimit, modulus, misere, &rows, h, t),
             }
             (heap, take)
         };
@@ -167,8 +239,12 @@ mod tests {
         /// specialise, over more positions than a block.
         #[test]
         fn avx2_equals_portable(
-            heaps in prop::collection::vec(prop_oneof![0u64..4, 0u64..64, any::<u64>()], 0..1200),
-            k in prop_oneof![1u64..8, any::<u64>()],
+            heaps in prop::collection::vec(
+                prop_oneof![0u64..4, 0u64..64, any::<u64>(), (1u64 << 32) - 8..(1 << 32) + 8],
+                0..1200,
+            ),
+            // Moduli either side of 2^32, where the lanes go from 32 bits to 64.
+            k in prop_oneof![1u64..8, any::<u64>(), (1u64 << 32) - 4..(1 << 32) + 2],
             misere: bool,
         ) {
             prop_assume!(std::arch::is_x86_feature_detected!("avx2"));
