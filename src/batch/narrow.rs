@@ -1,13 +1,14 @@
-//! Remainders of 8- and 16-bit heaps by a small invariant divisor, written as bytes,
-//! a vector at a time (AVX2, looked up at run time). Bytes are what the fold after
-//! them reads fastest, and take limits are nearly always below 256.
+//! Remainders of heaps by a small invariant divisor, written as bytes, a vector at a
+//! time (AVX2, looked up at run time). Bytes are what the fold after them reads
+//! fastest, and take limits are nearly always below 256.
 //!
 //! A byte `n = 16 h + l` has `n mod d = (16 h mod d) + (l mod d)`, less `d` if that sum
 //! (below `2d`) reaches it: two nibble lookups by byte shuffle and an unsigned
 //! minimum, for divisors up to 128. A 16-bit value is divided by Granlund and
 //! Montgomery's multiply-high with an add (Hacker's Delight, 10-8), exact for every
 //! value and divisor, in seven instructions for sixteen values; the remainders below
-//! 256 are then packed to bytes.
+//! 256 are then packed to bytes. 32-bit values (and 64-bit ones below 2^32) go by
+//! their two 16-bit halves (`quads_avx2`).
 use super::ints::{Mod16, Mod8};
 
 /// `out[i] = values[i] mod d` for divisors up to 128, where the CPU has AVX2 (not
