@@ -76,9 +76,10 @@ macro_rules! uint {
         }
     };
 }
-// 8- and 16-bit remainders vectorise as they are (the Lemire remainders below), and
-// as bytes by `narrow`; 32- and 64-bit ones in double precision where the CPU has
-// AVX-512 or AVX2 and FMA.
+// 8- and 16-bit remainders vectorise as they are (the Lemire remainders below); 32-
+// and 64-bit ones in double precision where the CPU has AVX-512 or AVX2 and FMA.
+// Under divisors up to 256 every width goes as bytes by `narrow` (64-bit heaps
+// below 2^32; others by `wide`).
 uint!(
     u8,
     Mod8,
