@@ -226,6 +226,40 @@ def test_vector_env_api_and_reproducibility():
     assert any((a[0] != b[0]).any() for a, b in zip(first, other, strict=False))
 
 
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("rule", RULES[:2], ids=str)
+def test_single_environments_label_every_position_as_the_brute_force(rule, misere):
+    """NimEnv's infos and NimAEC's over whole self-play games, against ``is_p``."""
+    heaps, rng = [2, 3, 4], np.random.default_rng(5)
+    rules = nk_rules(rule, misere)
+
+    def check(position, legal, winning, outcome):
+        for a in range(len(legal)):
+            heap, take = a % 3, a // 3 + 1
+            ok = a < 12 and allowed(rule, position[heap], take)
+            assert legal[a] == ok, (position, a)
+            after = (*position[:heap], position[heap] - take, *position[heap + 1 :])
+            assert winning[a] == (ok and is_p(after, misere, rule)), (position, a)
+        assert outcome == ("P" if is_p(position, misere, rule) else "N")
+
+    env, aec = rl.NimEnv(heaps, rules=rules, opponent=None), rl.NimAEC(heaps, rules=rules)
+    for seed in range(8):
+        obs, info = env.reset(seed=seed)
+        aec.reset(seed=seed)
+        over = False
+        while not over:
+            position = tuple(int(n) for n in obs)
+            check(position, info["action_mask"], info["winning_mask"], info["outcome"])
+            seen = aec.observe(aec.agent_selection)
+            assert seen["observation"].tolist() == list(position)
+            mine = aec.infos[aec.agent_selection]
+            check(position, seen["action_mask"], mine["winning_mask"], mine["outcome"])
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, over, _, info = env.step(action)
+            aec.step(action)
+        assert all(aec.terminations.values())
+
+
 @pytest.mark.parametrize("rule", RULES, ids=str)
 def test_vector_env_labels_every_step_and_keeps_earlier_infos(rule):
     """Each step's infos are rl.labels of the positions observed, and infos a caller
@@ -264,12 +298,13 @@ def test_vector_env_illegal_actions_lose_without_raising():
         envs.step(np.array([0.5, 1, 2, 3]))
 
 
-def test_perfect_opponent_never_loses_a_won_game():
+@pytest.mark.parametrize(("misere", "seed"), [(False, 11), (False, 12), (True, 13), (True, 14)])
+def test_perfect_opponent_never_loses_a_won_game(misere, seed):
     count = 2048
     boards = rl.RandomBoards(6, (2, 6), (1, 15))
-    envs = rl.NimVectorEnv(num_envs=count, heaps=boards, opponent="perfect")
-    _, infos = envs.reset(seed=11)
-    rng = np.random.default_rng(11)
+    envs = rl.NimVectorEnv(num_envs=count, heaps=boards, opponent="perfect", misere=misere)
+    _, infos = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     # the agent plays at random; once one of its moves is not a winning one, the
     # opponent can win, and must
     lost_cause = np.zeros(count, bool)
@@ -317,7 +352,7 @@ def test_bad_input():
         rl.dataset([10**6, 10**6])
     with pytest.raises(ValueError, match="no start drawn"):
         rl.NimEnv([0, 0])
-    with pytest.raises(ValueError, match="heap size range"):
+    with pytest.raises(ValueError, match="low <= high"):
         rl.NimVectorEnv(2, rl.RandomBoards(3, (1, 3), (5, 2)))
     with pytest.raises(TypeError, match="an int"):
         rl.NimEnv([1, 2]).step("left")
@@ -338,6 +373,44 @@ def test_bad_input():
     env.step(0)
     with pytest.raises(nk.IllegalMoveError, match="game is over"):
         env.step(0)
+    with pytest.raises(nk.IllegalMoveError, match="reset"):
+        rl.NimAEC([1, 2]).step(0)
+    # sizes past 64 bits, and samplers, are refused in Python with their names
+    with pytest.raises(ValueError, match=r"heap 0 is past 2\*\*64 - 1"):
+        rl.NimEnv([2**64])
+    with pytest.raises(ValueError, match="sizes's bound is negative"):
+        rl.RandomBoards(3, (1, 2), (-1, 3))
+    with pytest.raises(TypeError, match="count's bound must be an int"):
+        rl.RandomBoards(3, (1.0, 2), (1, 3))
+    with pytest.raises(ValueError, match="more than 3 heaps"):
+        rl.RandomBoards(3, (1, 4), (1, 3))
+    with pytest.raises(ValueError, match="history must be an int in"):
+        rl.NimEnv([1, 2], history=10**9)
+    with pytest.raises(ValueError, match="sample must be a count"):
+        rl.dataset([1, 2], sample=1.5)
+
+
+def test_numpy_scalars_and_strided_actions_are_taken():
+    envs = rl.NimVectorEnv(np.int64(3), [1, 3])
+    assert envs.num_envs == 3
+    assert isinstance(envs.num_envs, int)
+    envs.reset(seed=0)
+    # every other entry of an int64 array: not contiguous in memory
+    _, rewards, terminated, _, _ = envs.step(np.array([1, 9, 1, 9, 1, 9])[::2])
+    assert terminated.tolist() == [False] * 3
+    assert rewards.tolist() == [0] * 3
+    assert rl.NimEnv([2, 2], observation="binary").reset(seed=0)[0].tolist() == [[0, 1], [0, 1]]
+
+
+def test_move_accuracy_ranks_scores_in_double_precision():
+    heaps = [1, 3, 5, 7]
+    # the winning actions ahead by 1e-9: rounded to float32 they would tie with the rest
+    near = lambda X: 1.0 + 1e-9 * rl.labels(X, heaps)["winning_mask"]  # noqa: E731
+    assert rl.move_accuracy(near, heaps).accuracy == 1.0
+    huge = lambda X: 1e300 * rl.labels(X, heaps)["winning_mask"]  # noqa: E731
+    assert rl.move_accuracy(huge, heaps).accuracy == 1.0
+    # a k past the number of actions ranks every legal action: all hit
+    assert rl.move_accuracy(near, heaps, k=2**70).accuracy == 1.0
 
 
 def test_the_extra_is_named_when_missing(monkeypatch):

@@ -455,7 +455,7 @@ class Board:
         self, rows: npt.NDArray[np.uint64], actions: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
     def rank(
-        self, rows: npt.NDArray[np.uint64], scores: npt.NDArray[np.float32], k: int
+        self, rows: npt.NDArray[np.uint64], scores: npt.NDArray[np.float64], k: int
     ) -> tuple[
         npt.NDArray[np.uint32],
         npt.NDArray[np.uint32],

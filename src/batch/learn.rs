@@ -129,7 +129,7 @@ pub struct Ranked {
 pub fn rank(
     board: &Board,
     rows: &[u64],
-    scores: &[f32],
+    scores: &[f64],
     k: usize,
     out: &mut [Ranked],
 ) -> Result<()> {
@@ -148,7 +148,7 @@ pub fn rank(
             .zip(out[piece.clone()].par_chunks_mut(ROWS))
             .for_each(|((rows, scores), out)| {
                 let (mut legal, mut winning) = (vec![false; a], vec![false; a]);
-                let mut order: Vec<(f32, usize)> = Vec::with_capacity(a);
+                let mut order: Vec<(f64, usize)> = Vec::with_capacity(a);
                 for ((row, scores), out) in
                     rows.chunks_exact(m).zip(scores.chunks_exact(a)).zip(out)
                 {
@@ -157,14 +157,14 @@ pub fn rank(
                     order.extend((0..a).filter(|&i| legal[i]).map(|i| {
                         (
                             if scores[i].is_nan() {
-                                f32::NEG_INFINITY
+                                f64::NEG_INFINITY
                             } else {
                                 scores[i]
                             },
                             i,
                         )
                     }));
-                    let by_score = |x: &(f32, usize), y: &(f32, usize)| {
+                    let by_score = |x: &(f64, usize), y: &(f64, usize)| {
                         y.0.total_cmp(&x.0).then(x.1.cmp(&y.1))
                     };
                     let best = k.min(order.len());

@@ -142,7 +142,7 @@ impl PyBoard {
         &self,
         py: Python<'py>,
         rows: PyReadonlyArray2<'py, u64>,
-        scores: PyReadonlyArray2<'py, f32>,
+        scores: PyReadonlyArray2<'py, f64>,
         k: usize,
     ) -> PyResult<RankArrays<'py>> {
         let n = rows_of(&rows, self.0.heaps())?;

@@ -201,7 +201,9 @@ def _pick(
 ) -> npt.NDArray[np.intp]:
     """Indices of a sample (in increasing order): ``sample`` of them or all, as many
     P as N under ``balance``."""
-    if sample is not None and (isinstance(sample, bool) or sample < 0):
+    if sample is not None and (
+        isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 0
+    ):
         raise ValueError(f"sample must be a count >= 0, not {sample!r}")
     if not balance:
         count = len(p) if sample is None else min(sample, len(p))
@@ -271,9 +273,12 @@ def move_accuracy(
             raise TypeError(f"actions must be ints, not dtype {out.dtype}")
         actions = np.where(out < 2**63, out, -1).astype(np.int64)
         hit = core.judge(X, actions)[1]
-        chance = core.rank(X, np.zeros((len(X), core.actions), np.float32), 1)[3]
+        chance = core.rank(X, np.zeros((len(X), core.actions)), 1)[3]
     elif out.shape == (len(X), core.actions):
-        _, _, hit, chance = core.rank(X, np.ascontiguousarray(out, dtype=np.float32), k)
+        # Scores compared as float64, so that near ties are not rounded together;
+        # a k past the number of actions ranks them all.
+        scores = np.ascontiguousarray(out, dtype=np.float64)
+        _, _, hit, chance = core.rank(X, scores, min(k, core.actions))
     else:
         raise ValueError(
             f"the policy returned shape {out.shape}; expected ({len(X)}, {core.actions}) "

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .. import _core
 from .._extras import require
 from ..rules import DEFAULT_MAX_POSITIONS, Rules
 from ._board import Heaps
@@ -103,6 +104,8 @@ class NimAEC(AECEnv):  # type: ignore[misc]
         self._look(True)
 
     def step(self, action: Any) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise _core.IllegalMoveError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -32,6 +32,17 @@ class RandomBoards:
     count: tuple[int, int]
     sizes: tuple[int, int]
 
+    def __post_init__(self) -> None:
+        _count("heaps", self.heaps, 1)
+        for name, bounds in (("count", self.count), ("sizes", self.sizes)):
+            if not isinstance(bounds, Sequence) or len(bounds) != 2:
+                raise ValueError(f"{name} must be a pair (low, high), not {bounds!r}")
+            low, high = (_count(f"{name}'s bound", b, 0) for b in bounds)
+            if low > high:
+                raise ValueError(f"{name} must have low <= high, not {bounds!r}")
+        if self.count[1] > self.heaps:
+            raise ValueError(f"count {self.count} asks for more than {self.heaps} heaps")
+
     @property
     def bounds(self) -> list[int]:
         """The largest size of each heap."""
@@ -53,10 +64,19 @@ def start_of(heaps: Heaps) -> tuple[Any, list[int]]:
     for i, n in enumerate(heaps):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise TypeError(f"heap {i} must be an int, not {type(n).__name__}")
-        if n < 0:
-            raise ValueError(f"heap {i} is negative ({n})")
-        sizes.append(int(n))
+        sizes.append(_count(f"heap {i}", n, 0))
     return sizes, sizes
+
+
+def _count(name: str, n: object, low: int) -> int:
+    """``n`` as an int of at least ``low`` that fits 64 bits, or an error naming it."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n < low:
+        raise ValueError(f"{name} is {'negative' if low == 0 else f'below {low}'} ({n})")
+    if n >= 2**64:
+        raise ValueError(f"{name} is past 2**64 - 1 ({n})")
+    return int(n)
 
 
 def board(heaps: Heaps, rules: Rules | None, misere: bool | None, max_positions: int) -> Any:
@@ -75,15 +95,15 @@ class Encoder:
       move one-hot, whether the game is over, the number of heaps one-hot, then each
       heap one-hot over 0..largest.
 
-    ``history`` > 1 stacks the last ``history`` observations of a game, oldest first
-    (zeros before its start).
+    ``history`` > 1 (at most 4096) stacks the last ``history`` observations of a
+    game, oldest first (zeros before its start).
     """
 
     def __init__(self, kind: str, bounds: list[int], history: int = 1) -> None:
         if kind not in ("heaps", "binary", "openspiel"):
             raise ValueError(f"observation must be 'heaps', 'binary' or 'openspiel', not {kind!r}")
-        if isinstance(history, bool) or not isinstance(history, int) or history < 1:
-            raise ValueError(f"history must be an int >= 1, not {history!r}")
+        if isinstance(history, bool) or not isinstance(history, int) or not 1 <= history <= 4096:
+            raise ValueError(f"history must be an int in [1, 4096], not {history!r}")
         self.kind, self.bounds, self.history = kind, bounds, history
         self.m, self.top = len(bounds), max(max(bounds), 1)
         self.digits = self.top.bit_length()

@@ -60,8 +60,9 @@ class _Games:
         history: int,
         max_positions: int,
     ) -> None:
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
             raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
+        count = int(count)
         start, bounds = start_of(heaps)
         self.rules = with_ending(rules, misere)
         self.core = _core.Envs(count, start, self.rules, opponent, autoreset, max_positions)
@@ -270,7 +271,7 @@ class NimVectorEnv(VectorEnv):
             observation, history, max_positions,
         )  # fmt: skip
         self.rules = self._games.rules
-        self.num_envs = num_envs
+        self.num_envs = self._games.count
         self.single_action_space = spaces.Discrete(self._games.board.actions)
         self.single_observation_space = self._games.encoder.space()
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -315,7 +316,7 @@ class NimVectorEnv(VectorEnv):
         if actions.dtype == np.uint64:  # ids past int64 name no move
             actions = np.where(actions >= 2**63, -1, actions.astype(np.int64, copy=False))
         fresh = self._ended.copy()
-        rewards, terminated = self._games.step(actions.astype(np.int64, copy=False))
+        rewards, terminated = self._games.step(np.ascontiguousarray(actions, dtype=np.int64))
         self._ended = terminated.copy()
         obs, infos = self._now(fresh)
         return obs, rewards, terminated, np.zeros(self.num_envs, bool), infos
