@@ -95,9 +95,23 @@ fn set(engine: &Deletion, mask: u32) -> Bits {
     engine.set_of(&vertices).unwrap()
 }
 
-/// Every subset of the graph's vertices, both endings, against the brute force.
+/// Every subset of the graph's vertices, both endings, against the brute force; and
+/// whether each has a value asked of an engine that has valued nothing (largest sets
+/// first, so that the questions are searched, not looked up).
 fn check_every_subset(engine: &Deletion, n: usize, edges: &[(u64, u64)]) {
     let mut brute = Brute::new(n, edges, engine.moves());
+    let asked = match engine.canon() {
+        Canon::Labels => Deletion::new(n, edges, engine.moves(), Canon::Labels),
+        Canon::Grid { rows, cols } => Deletion::board(rows, cols, engine.moves()),
+    }
+    .unwrap();
+    for mask in (0..1u32 << n).rev() {
+        let v = brute.value(mask);
+        for target in [0, v, v ^ 1, v ^ 2] {
+            let is = asked.value_is(&set(engine, mask), target, Budget::default(), &|_| {});
+            assert_eq!(is.unwrap(), v == target, "{edges:?} {mask:b} is {target}?");
+        }
+    }
     for mask in 0..1u32 << n {
         let s = set(engine, mask);
         assert_eq!(
@@ -156,10 +170,14 @@ fn the_pruned_search_equals_the_plain_search() {
                 let mask: u32 = rng.random_range(0..1 << n);
                 sets.push(set(&engine, mask));
             }
+            let asked = graph(n, &edges, moves);
             for s in sets {
+                let plain = engine.plain_value_of(&s).unwrap();
+                let is_zero = asked.value_is(&s, 0, Budget::default(), &|_| {});
+                assert_eq!(is_zero.unwrap(), plain == 0, "{edges:?} {s:?} is 0?");
                 assert_eq!(
                     engine.value(&s, Budget::default(), &|_| {}).unwrap(),
-                    engine.plain_value_of(&s).unwrap(),
+                    plain,
                     "{edges:?} {s:?}"
                 );
             }

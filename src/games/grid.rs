@@ -634,14 +634,44 @@ pub fn value(
     budget: Budget,
     report: &dyn Fn(usize),
 ) -> Result<Option<u64>> {
+    ask(engine, set, Ask::Value, budget, report)
+}
+
+/// Whether the normal-play value of `set` on `engine`'s board is `target` (asked as
+/// `pruned::Search::sum_is` asks it), or None as for `value`.
+pub fn value_is(
+    engine: &Deletion,
+    set: &[u64],
+    target: u32,
+    budget: Budget,
+    report: &dyn Fn(usize),
+) -> Result<Option<bool>> {
+    Ok(ask(engine, set, Ask::Is(target), budget, report)?.map(|is| is == 1))
+}
+
+/// What a search is asked of a position: its value, or whether it has one value
+/// (answered 1 or 0).
+#[derive(Clone, Copy)]
+enum Ask {
+    Value,
+    Is(u32),
+}
+
+fn ask(
+    engine: &Deletion,
+    set: &[u64],
+    ask: Ask,
+    budget: Budget,
+    report: &dyn Fn(usize),
+) -> Result<Option<u64>> {
     let Some(board) = Board::of(engine) else {
         return Ok(None);
     };
     match board.words() {
-        1 => value_in::<1>(engine, board, set, budget, report),
-        2 => value_in::<2>(engine, board, set, budget, report),
-        3 => value_in::<3>(engine, board, set, budget, report),
-        _ => value_in::<4>(engine, board, set, budget, report),
+        1 => ask_in::<1>(engine, board, set, ask, budget, report),
+        2 => ask_in::<2>(engine, board, set, ask, budget, report),
+        3 => ask_in::<3>(engine, board, set, ask, budget, report),
+        _ => ask_in::<4>(engine, board, set, ask, budget, report),
     }
 }
 
@@ -751,10 +781,11 @@ fn restore_in<const W: usize>(engine: &Deletion, board: Board, saved: &Saved) ->
     })
 }
 
-fn value_in<const W: usize>(
+fn ask_in<const W: usize>(
     engine: &Deletion,
     board: Board,
     set: &[u64],
+    ask: Ask,
     budget: Budget,
     report: &dyn Fn(usize),
 ) -> Result<Option<u64>> {
@@ -769,6 +800,12 @@ fn value_in<const W: usize>(
         let mut small = 0;
         grid.each_component(cells, |c| parts.push(c), &mut small);
         let mut search = Search::new(grid, table, budget, report)?;
+        if let Ask::Is(target) = ask {
+            return Ok(match search.sum_is(&parts, target ^ small)? {
+                Ok(is) => Some(u64::from(is)),
+                Err(Wide) => None,
+            });
+        }
         let mut value = u64::from(small);
         for part in &parts {
             match search.value(part)? {

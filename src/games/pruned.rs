@@ -323,6 +323,39 @@ impl<'a, S: Split> Search<'a, S> {
         Ok(Ok(value))
     }
 
+    /// Whether the components `parts` (and a heap of `target`) add up to 0, as
+    /// Lemoine and Viennot ask it: every part but the hardest valued, and the hardest
+    /// asked only whether it has the one value that would make the sum 0, so that
+    /// one option of that value (or none, once each is ruled out) settles it.
+    pub fn sum_is(
+        &mut self,
+        parts: &[S::Part],
+        target: u32,
+    ) -> Result<std::result::Result<bool, Wide>> {
+        let Some(hardest) = (0..parts.len()).max_by_key(|&i| self.game.size(&parts[i])) else {
+            return Ok(Ok(target == 0));
+        };
+        let mut wanted = target;
+        for (i, part) in parts.iter().enumerate() {
+            if i != hardest {
+                match self.value(part)? {
+                    Ok(v) => wanted ^= v,
+                    Err(Wide) => return Ok(Err(Wide)),
+                }
+            }
+        }
+        if let Some(v) = self.game.known(&parts[hardest]) {
+            return Ok(Ok(v == wanted));
+        }
+        if wanted >= 64 {
+            return Ok(self.value(&parts[hardest])?.map(|v| v == wanted));
+        }
+        Ok(match self.in_set(&parts[hardest], 1 << wanted)? {
+            Ok(found) => Ok(found == Some(wanted)),
+            Err(Wide) => Err(Wide),
+        })
+    }
+
     /// Whether the value of `part` is in `requested` (values below 64): the value
     /// (perhaps one not asked about), or None if it is not in the set.
     fn in_set(&mut self, part: &S::Part, requested: u64) -> Result<Answer> {

@@ -370,6 +370,30 @@ impl Deletion {
         Ok(value)
     }
 
+    /// Whether the normal-play value of `set` is `target` (as `pruned::Search::sum_is`
+    /// asks it: an outcome, or whether an option wins, costs a fraction of a value).
+    pub fn value_is(
+        &self,
+        set: &[u64],
+        target: u32,
+        budget: Budget,
+        report: &dyn Fn(usize),
+    ) -> Result<bool> {
+        if let Some(is) = grid::value_is(self, set, target, budget, report)? {
+            return Ok(is);
+        }
+        let parts = self.components(set);
+        let found = {
+            let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+            Search::new(&mut Graph(self), &mut table, budget, report)?.sum_is(&parts, target)?
+        };
+        match found {
+            Ok(is) => Ok(is),
+            // A value of 64 or more came up: the plain search values it.
+            Err(Wide) => Ok(self.value(set, budget, report)? == u64::from(target)),
+        }
+    }
+
     /// What the normal-play searches learned: the board's table (`grid`, for boards it
     /// takes) and the graph's (keys of vertex sets or shapes).
     pub fn saved(&self) -> Result<Vec<(&'static str, Saved)>> {
@@ -861,6 +885,11 @@ impl<R: Rule> Game for OnGraph<R> {
     fn value(&self, p: &Bits, limits: &Limits) -> Result<Option<Value>> {
         let value = self.engine.value(p, budget(limits), limits.report)?;
         Ok(Some(Value::Finite(value)))
+    }
+
+    fn normal(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
+        let lost = self.engine.value_is(p, 0, budget(limits), limits.report)?;
+        Ok(Some(if lost { Outcome::P } else { Outcome::N }))
     }
 
     fn misere(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
