@@ -623,17 +623,55 @@ impl Deletion {
         sets.saturating_mul(self.vertices.div_ceil(64) * 8)
     }
 
-    /// A whole position for misère search: its components and their sorted keys.
+    /// A whole position for misère search: its components and their sorted keys, with
+    /// the components that are * (every move ends them) cancelled in pairs and a last
+    /// one keyed as * whatever its shape. In misère play too, G + * + * has the
+    /// outcome of G: whoever wins G answers a move in one * by a move in the other,
+    /// and if G ends first with both left, the loser of G must take one and the
+    /// winner the other.
     fn position(&self, set: &[u64]) -> Whole {
-        let parts = self.components(set);
-        let mut keys: Vec<Key> = parts.iter().map(|p| self.key(p)).collect();
+        let mut parts = self.components(set);
+        let stars: Vec<usize> = (0..parts.len())
+            .filter(|&i| self.is_star(&parts[i]))
+            .collect();
+        // Removed from the back, so that the one kept, the first, stays in its place.
+        for &i in stars.iter().skip(stars.len() % 2).rev() {
+            parts.swap_remove(i);
+        }
+        let kept = (stars.len() % 2 == 1).then(|| stars[0]);
+        let mut keys: Vec<Key> = (0..parts.len())
+            .map(|i| {
+                if Some(i) == kept {
+                    SmallVec::from_elem(STAR, 1)
+                } else {
+                    self.key(&parts[i])
+                }
+            })
+            .collect();
         keys.sort_unstable();
         Whole {
             parts,
             key: keys.into_boxed_slice(),
         }
     }
+
+    /// Whether `part` (a component with a move) is *: each of its moves leaves no
+    /// move in it. Asked of small components only, where a check is cheap.
+    fn is_star(&self, part: &[u64]) -> bool {
+        members(part).nth(STAR_MOST).is_none()
+            && self
+                .options(part)
+                .iter()
+                .all(|o| self.components(o).is_empty())
+    }
 }
+
+/// The components of at most this many vertices are checked for being *.
+const STAR_MOST: usize = 8;
+
+/// The misère key of a component that is * (keys of components hold two words or
+/// more).
+const STAR: u64 = u64::MAX - 1;
 
 /// Enter what a search learned (in room made by `Spend::room`), reporting the
 /// table's size now and then.
