@@ -41,6 +41,9 @@ const HELD_BYTES: u64 = 1 << 32;
 pub struct Spend {
     budget: Budget,
     held: u64,
+    /// What keys entered by this search hold on the heap past the table's estimate
+    /// of a key (`count`'s `key_heap`): the canonical keys of large components.
+    kept: u64,
     /// The bytes of the table and its entries when last counted.
     table: u64,
     entries: usize,
@@ -54,6 +57,7 @@ impl Spend {
         Spend {
             budget,
             held: 0,
+            kept: 0,
             table: 0,
             entries: 0,
             learned: false,
@@ -70,6 +74,12 @@ impl Spend {
             Err(Error::Paused) if !self.learned => Ok(()),
             done => done,
         }
+    }
+
+    /// `bytes` more held by a key just entered in the table, for good.
+    pub fn keep(&mut self, bytes: usize) -> Result<()> {
+        self.kept = self.kept.saturating_add(bytes as u64);
+        self.within()
     }
 
     /// `bytes` more on the stack.
@@ -116,7 +126,10 @@ impl Spend {
     }
 
     fn within(&self) -> Result<()> {
-        let needed = self.held.saturating_add(self.table);
+        let needed = self
+            .held
+            .saturating_add(self.table)
+            .saturating_add(self.kept);
         if needed > self.budget.max_memory {
             return Err(Error::MemoryBound {
                 needed,

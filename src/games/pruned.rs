@@ -51,8 +51,13 @@ pub trait Split {
     /// How hard `part` is to search, roughly (its cells).
     fn size(&self, part: &Self::Part) -> u32;
 
-    /// The bytes a key holds on the heap.
+    /// The bytes a key holds on the heap, as the table's size is estimated.
     fn key_heap(&self) -> usize {
+        0
+    }
+
+    /// The bytes `key` holds on the heap, where that can be more than `key_heap`.
+    fn heap_of(&self, _key: &Self::Key) -> usize {
         0
     }
 
@@ -578,7 +583,10 @@ impl<'a, S: Split> Search<'a, S> {
     }
 
     fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {
-        self.spend.room(self.table, self.game.key_heap())?;
+        let typical = self.game.key_heap();
+        self.spend.room(self.table, typical)?;
+        self.spend
+            .keep(self.game.heap_of(&key).saturating_sub(typical))?;
         self.table.insert(key, value);
         if self.table.len().is_multiple_of(REPORT_EVERY) {
             (self.report)(self.table.len());

@@ -72,8 +72,8 @@ pub enum Moves {
 /// How copies of a component are told to be the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Canon {
-    /// By vertex set, and before a search up to isomorphism (`canon`: components of
-    /// at most 64 vertices by a canonical labelling).
+    /// By vertex set, and before a search up to isomorphism (`canon`: a canonical
+    /// labelling).
     Labels,
     /// Vertex `r * cols + c` is the cell (r, c) of a board whose edges join cells side
     /// by side: by the shape of the cells, up to translation and the square's 8
@@ -569,7 +569,12 @@ impl Deletion {
                 spend.room(&mut known, self.misere_key_heap(frame.key.len()))?;
                 remember(&mut known, frame.key, won, report);
                 if let Some(alias) = frame.alias {
-                    spend.room(&mut known, self.misere_key_heap(alias.len()))?;
+                    let typical = self.misere_key_heap(alias.len());
+                    spend.room(&mut known, typical)?;
+                    let heap = alias
+                        .iter()
+                        .map(|k| std::mem::size_of::<Key>() + heap_of(k));
+                    spend.keep(heap.sum::<usize>().saturating_sub(typical))?;
                     remember(&mut known, alias, won, report);
                 }
                 if stack.is_empty() {
@@ -580,17 +585,17 @@ impl Deletion {
         unreachable!("the last frame returns")
     }
 
-    /// A whole position's key by its components' canonical keys (general graphs with
-    /// components of at most 64 vertices; boards' keys are canonical already).
+    /// A whole position's key by its components' canonical keys (general graphs;
+    /// boards' keys are canonical already).
     fn misere_alias(&self, position: &Whole) -> Option<Box<[Key]>> {
         if self.canon != Canon::Labels {
             return None;
         }
-        let mut keys = position
+        let mut keys: Vec<Key> = position
             .parts
             .iter()
             .map(|p| canon::canonical(p, &self.adjacency))
-            .collect::<Option<Vec<Key>>>()?;
+            .collect();
         keys.sort_unstable();
         Some(keys.into_boxed_slice())
     }
@@ -598,11 +603,10 @@ impl Deletion {
     /// The bytes a component's key holds on the heap (none while it fits in place).
     fn key_heap(&self) -> usize {
         let words = match self.canon {
+            // Keys by vertex set, and canonical keys of components of up to 64
+            // vertices; larger ones are counted as they are entered (`heap_of`).
             Canon::Labels => {
-                1 + self
-                    .vertices
-                    .div_ceil(64)
-                    .max(self.vertices.min(canon::MOST))
+                (1 + self.vertices.div_ceil(64)).max(canon::key_words(self.vertices.min(64)))
             }
             Canon::Grid { rows, cols } => 1 + (rows * cols).div_ceil(64),
         };
@@ -663,6 +667,15 @@ impl Deletion {
                 .options(part)
                 .iter()
                 .all(|o| self.components(o).is_empty())
+    }
+}
+
+/// The bytes `key` holds on the heap (none while it fits in place).
+fn heap_of(key: &Key) -> usize {
+    if key.spilled() {
+        key.capacity() * 8
+    } else {
+        0
     }
 }
 
@@ -735,8 +748,12 @@ impl Split for Graph<'_> {
         self.0.key_heap()
     }
 
+    fn heap_of(&self, key: &Key) -> usize {
+        heap_of(key)
+    }
+
     fn alias(&mut self, part: &Bits) -> Option<Key> {
-        canon::canonical(part, &self.0.adjacency)
+        Some(canon::canonical(part, &self.0.adjacency))
     }
 }
 
