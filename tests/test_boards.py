@@ -271,8 +271,19 @@ def test_command_line(tmp_path, capsys):
     assert "value: 0" in out
     assert "outcome (misère play): N" in out
     board = tmp_path / "board.txt"
-    board.write_text("....\n.#..\n")
-    assert "winning move: domino on" in nimkit_command(["cram", "--board", str(board)], capsys)
+    board.write_text("....\n.#..\n....\n")
+    out = nimkit_command(["cram", "--board", str(board)], capsys)
+    # the domino shown is one of the winning moves
+    game = nk.Cram(["....", ".#..", "...."])
+    shown = out.split("winning move: domino on ")[1].splitlines()[0]
+    winning = {
+        " and ".join(f"({r}, {c})" for r, c in sorted(game.removed(m)))
+        for m in game.winning_moves()
+    }
+    assert shown in winning
+    assert len(winning) < len(game.options())  # 9 of 13 moves win
+    out = nimkit_command(["arc-kayles", str(edges), "--misere"], capsys)
+    assert "winning move: take the edge" in out
 
 
 def test_boards_and_graphs_past_64_cells():

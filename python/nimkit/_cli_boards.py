@@ -87,13 +87,18 @@ def run(args: argparse.Namespace) -> int:
         progress=args.progress, max_memory=memory, checkpoint=args.checkpoint, every=args.every
     )
     outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
-    moves = game.winning_moves(args.misere, max_memory=memory)
+    # One winning move is shown, so the options are asked until one is lost for the
+    # player who moves next, not all of them.
+    won = (
+        o for o in game.options() if o.outcome(args.misere, max_memory=memory).value == "P"
+    )
+    move = next(won, None) if outcome.value == "N" else None
     ending = "misère" if args.misere else "normal"
     print(f"{game.describe()}")
     print(f"value: {value}")
     print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
-    if moves and outcome.value == "N":
-        print(f"winning move: {_move(game, moves[0])}")
+    if move is not None:
+        print(f"winning move: {_move(game, move)}")
     print(f"time: {time.perf_counter() - started:.2f} s")
     return 0
 
