@@ -43,7 +43,11 @@ def nimkit_value(rows: int, cols: int) -> tuple[int, float, float]:
 
 
 def igsolve_value(path: str, rows: int, cols: int) -> tuple[int, float, float]:
-    out, elapsed, mb = run([path, "cram", str(rows), str(cols)])
+    # The crates.io release takes --rows and --cols; the repository's head, positions.
+    usage = subprocess.run([path, "cram", "--help"], capture_output=True, text=True).stdout
+    released = "--rows" in usage
+    size = ["--rows", str(rows), "--cols", str(cols)] if released else [str(rows), str(cols)]
+    out, elapsed, mb = run([path, "cram", *size])
     found = re.search(r"Nimber of initial position: (\d+)", out)
     if found is None:
         raise RuntimeError(f"igsolve printed no value:\n{out}")

@@ -483,10 +483,23 @@ fn isomorphic_components_share_their_key() {
         let set = pair.set_of(&half.collect::<Vec<u64>>()).unwrap();
         let value = pair.value(&set, Budget::default(), &|_| {}).unwrap();
         assert_eq!(value, cycle_value);
-        learned.push(pair.saved().unwrap().iter().map(|(_, t)| t.len()).sum::<usize>());
+        learned.push(
+            pair.saved()
+                .unwrap()
+                .iter()
+                .map(|(_, t)| t.len())
+                .sum::<usize>(),
+        );
     }
-    assert_eq!(learned[1], learned[0] + 1, "the copy's cycle found by its alias");
-    assert_eq!(pair.value(&pair.all(), Budget::default(), &|_| {}).unwrap(), 0);
+    assert_eq!(
+        learned[1],
+        learned[0] + 1,
+        "the copy's cycle found by its alias"
+    );
+    assert_eq!(
+        pair.value(&pair.all(), Budget::default(), &|_| {}).unwrap(),
+        0
+    );
 }
 
 /// Misère play looks whole positions up by their components' canonical keys too:
