@@ -319,7 +319,7 @@ impl Deletion {
             let mut component: Bits = SmallVec::from_elem(0u64, set.len());
             let mut frontier = component.clone();
             frontier[seed / 64] |= 1 << (seed % 64);
-            let mut next = vec![0u64; set.len()];
+            let mut next: Bits = SmallVec::from_elem(0u64, set.len());
             while !is_empty(&frontier) {
                 next.fill(0);
                 for v in members(&frontier) {
@@ -834,13 +834,17 @@ impl MisereFrame {
 /// the square's symmetries, each moved to the corner, the least as (height, width,
 /// row-major bits of its bounding box).
 fn grid_key(component: &[u64], cols: usize) -> Key {
-    let cells: Vec<(usize, usize)> = members(component).map(|v| (v / cols, v % cols)).collect();
+    // On the stack while the shape is small (most are, deep in a search).
+    let mut cells: SmallVec<[(usize, usize); 32]> =
+        members(component).map(|v| (v / cols, v % cols)).collect();
     let (r0, c0) = cells
         .iter()
         .fold((usize::MAX, usize::MAX), |(r, c), &(a, b)| {
             (r.min(a), c.min(b))
         });
-    let cells: Vec<(usize, usize)> = cells.iter().map(|&(r, c)| (r - r0, c - c0)).collect();
+    for cell in &mut cells {
+        *cell = (cell.0 - r0, cell.1 - c0);
+    }
     let h = cells.iter().map(|c| c.0).max().unwrap_or(0) + 1;
     let w = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
     // The key starts with (height, width): only the images that are no taller than
