@@ -18,6 +18,7 @@ use std::sync::{Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 
 use super::budget::Budget;
+use super::endgame::{Endgame, MOST_CELLS};
 use super::pruned::{Search, Split, Wide};
 use super::vertex::{members, Canon, Deletion, Moves, Saved};
 use crate::base::alloc;
@@ -221,14 +222,26 @@ pub struct Grid<const W: usize> {
     row_of: Vec<u8>,
     /// The order moves are tried in, by the size of a shape's box (`order`).
     orders: Vec<Option<std::sync::Arc<[u16]>>>,
+    /// The end-game databases of the boxes the board's small shapes fit in, lying
+    /// (at most 4 rows) and, on boards of 5 rows or more, standing.
+    boxes: Vec<Endgame>,
 }
+
+/// The most rows of an end-game box.
+const BOX_ROWS: usize = 5;
 
 /// The canonical forms a board remembers (a power of two).
 const RECENT: usize = 1 << 15;
 
 impl<const W: usize> Grid<W> {
-    pub fn new(cols: usize, moves: Moves) -> Self {
+    /// A board of `rows` <= `cols`, the cells of a move being `moves`.
+    pub fn new(rows: usize, cols: usize, moves: Moves) -> Self {
         let room = 64 * W / cols;
+        let lying = rows.min(BOX_ROWS - 1);
+        let mut boxes = vec![Endgame::of(moves, lying, cols.min(MOST_CELLS / lying))];
+        if rows >= BOX_ROWS {
+            boxes.push(Endgame::of(moves, BOX_ROWS, MOST_CELLS / BOX_ROWS));
+        }
         let (mut not_first, mut not_last) = (Cells::EMPTY, Cells::EMPTY);
         for v in 0..room * cols {
             let (word, bit) = (v / 64, 1 << (v % 64));
@@ -254,6 +267,7 @@ impl<const W: usize> Grid<W> {
             recent: vec![(Cells::EMPTY, Cells::EMPTY); RECENT],
             orders: vec![None; 65 * 65],
             row_of: (0..64 * W).map(|v| (v / cols) as u8).collect(),
+            boxes,
         }
     }
 
@@ -442,9 +456,36 @@ impl<const W: usize> Grid<W> {
             match (self.moves, part.count()) {
                 (Moves::Edge, 1) => {}
                 (Moves::Edge, 2 | 3) => *small ^= 1,
-                _ => f(self.form(part)),
+                _ => match self.endgame(part) {
+                    Some(v) => *small ^= v,
+                    None => f(self.form(part)),
+                },
             }
         }
+    }
+
+    /// The value of `p` in the end-game database, if it fits in one of the boxes.
+    #[inline]
+    fn endgame(&self, p: Cells<W>) -> Option<u32> {
+        let top = usize::from(self.row_of[p.first()]);
+        let height = usize::from(self.row_of[p.last()]) + 1 - top;
+        if height > BOX_ROWS {
+            return None;
+        }
+        let mut rows = [0; BOX_ROWS];
+        let mut all = 0;
+        for (i, row) in rows[..height].iter_mut().enumerate() {
+            *row = p.row((top + i) * self.cols, self.row_mask);
+            all |= *row;
+        }
+        let left = all.trailing_zeros();
+        for row in &mut rows[..height] {
+            *row >>= left;
+        }
+        let width = 64 - (all >> left).leading_zeros() as usize;
+        self.boxes
+            .iter()
+            .find_map(|b| b.value(&rows[..height], width))
     }
 
     /// The rows of `p` moved to the corner into `rows`, and its width.
@@ -744,10 +785,10 @@ fn with_learned<const W: usize, R>(
         .0
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
-    let width = board.rows.max(board.cols);
+    let (rows, cols) = (board.rows.min(board.cols), board.rows.max(board.cols));
     let any = guard.get_or_insert_with(|| {
         Box::new(Learned::<W> {
-            grid: Grid::new(width, engine.moves()),
+            grid: Grid::new(rows, cols, engine.moves()),
             table: FxHashMap::default(),
         })
     });
@@ -815,4 +856,38 @@ fn ask_in<const W: usize>(
         }
         Ok(Some(value))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bitboard search with no end-game database, against the database (itself
+    /// checked against a plain recursion) on every set of cells of small boards.
+    #[test]
+    fn the_search_agrees_with_the_database() {
+        for moves in [Moves::Edge, Moves::Neighbourhood] {
+            for (rows, cols) in [(4, 4), (3, 5), (2, 8)] {
+                let database = Endgame::of(moves, rows, cols);
+                let mut grid = Grid::<1>::new(rows, cols, moves);
+                grid.boxes.clear();
+                let mut table = FxHashMap::default();
+                for set in 0..1u64 << (rows * cols) {
+                    let (mut parts, mut value) = (Vec::new(), 0);
+                    grid.each_component(Cells([set]), |c| parts.push(c), &mut value);
+                    let mut search =
+                        Search::new(&mut grid, &mut table, Budget::default(), &|_| {}).unwrap();
+                    for part in &parts {
+                        value ^= search.value(part).unwrap().ok().unwrap();
+                    }
+                    // Every set of cells of the board is one of the box's sets.
+                    let cells: Vec<u64> = (0..rows)
+                        .map(|r| set >> (r * cols) & ((1 << cols) - 1))
+                        .collect();
+                    let expected = database.value(&cells, cols);
+                    assert_eq!(Some(value), expected, "{moves:?} {rows} x {cols}: {set:b}");
+                }
+            }
+        }
+    }
 }

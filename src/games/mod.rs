@@ -23,6 +23,7 @@ pub mod corners;
 pub mod cram;
 pub mod defined;
 pub mod digraph;
+pub mod endgame;
 pub mod grid;
 pub mod hackenbush;
 pub mod heaps;

@@ -197,9 +197,12 @@ pub struct Search<'a, S: Split> {
     table: &'a mut FxHashMap<S::Key, u32>,
     report: &'a dyn Fn(usize),
     spend: Spend,
-    /// Room reused for the options of each component met.
+    /// Room reused for the options of each component met (copied out only for a
+    /// component to be searched: most are settled by looking their options up).
     all: Vec<S::Part>,
     split: Vec<S::Part>,
+    parts: Vec<S::Part>,
+    moves: Vec<(u64, Move)>,
     refuted: Refuted<S::Key>,
     aliases: Aliases,
 }
@@ -247,6 +250,8 @@ impl<'a, S: Split> Search<'a, S> {
             spend,
             all: Vec::new(),
             split: Vec::new(),
+            parts: Vec::new(),
+            moves: Vec::new(),
             refuted: Refuted::new()?,
             aliases: Aliases::default(),
         })
@@ -498,22 +503,44 @@ impl<'a, S: Split> Search<'a, S> {
     /// known leave no candidate in `requested`.
     fn options(&mut self, part: &S::Part, requested: u64) -> Result<Option<Options<S::Part>>> {
         let mut all = std::mem::take(&mut self.all);
-        all.clear();
-        self.game.options(part, &mut all);
-        let mut candidates = Candidates::first(all.len() + 1);
-        let mut parts = Vec::new();
-        let mut moves: Vec<(u64, Move)> = Vec::new();
         let mut split = std::mem::take(&mut self.split);
-        for option in &all {
+        let mut parts = std::mem::take(&mut self.parts);
+        let mut moves = std::mem::take(&mut self.moves);
+        all.clear();
+        parts.clear();
+        moves.clear();
+        self.game.options(part, &mut all);
+        let found = self.gather(&all, &mut split, &mut parts, &mut moves, requested);
+        let options = match found {
+            Ok(Some(candidates)) => copied(candidates, all.len(), &parts, &mut moves).map(Some),
+            other => other.map(|_| None),
+        };
+        (self.all, self.split, self.parts, self.moves) = (all, split, parts, moves);
+        options
+    }
+
+    /// Split each of `all` into parts and look them up: the options of known value
+    /// strike candidates, the rest go to `parts` and `moves` (with their hardness).
+    /// None as soon as no candidate is left in `requested`.
+    fn gather(
+        &mut self,
+        all: &[S::Part],
+        split: &mut Vec<S::Part>,
+        parts: &mut Vec<S::Part>,
+        moves: &mut Vec<(u64, Move)>,
+        requested: u64,
+    ) -> Result<Option<Candidates>> {
+        let mut candidates = Candidates::first(all.len() + 1);
+        for option in all {
             split.clear();
-            let known = self.game.split(option, &mut split);
+            let known = self.game.split(option, split);
             let mut m = Move {
                 first: parts.len() as u32,
                 len: 0,
                 known,
             };
             let (mut hardness, mut hardest) = (0u64, 0u64);
-            for p in &split {
+            for p in split.iter() {
                 let key = self.game.key(p);
                 let found = match self.table.get(&key) {
                     Some(&v) => Some(v),
@@ -536,7 +563,7 @@ impl<'a, S: Split> Search<'a, S> {
                 }
                 let size = u64::from(self.game.size(p));
                 hardness += size * size;
-                alloc::grow(&mut parts)?;
+                alloc::grow(parts)?;
                 parts.push(p.clone());
                 if size > hardest {
                     hardest = size;
@@ -548,24 +575,14 @@ impl<'a, S: Split> Search<'a, S> {
             if m.len == 0 {
                 candidates.strike(m.known);
                 if candidates.low & requested == 0 {
-                    (self.all, self.split) = (all, split);
                     return Ok(None);
                 }
             } else {
-                alloc::grow(&mut moves)?;
+                alloc::grow(moves)?;
                 moves.push((hardness, m));
             }
         }
-        // Ties keep the order the game gave.
-        moves.sort_unstable_by_key(|&(hardness, m)| (hardness, m.first));
-        let count = all.len();
-        (self.all, self.split) = (all, split);
-        Ok(Some(Options {
-            count,
-            candidates,
-            parts,
-            moves: moves.into_iter().map(|(_, m)| m).collect(),
-        }))
+        Ok(Some(candidates))
     }
 
     /// The value a part's alias has in the table (entered under its key too).
@@ -597,6 +614,27 @@ impl<'a, S: Split> Search<'a, S> {
 
 /// How many new table entries between two reports of progress.
 const REPORT_EVERY: usize = 1 << 12;
+
+/// The options gathered, copied out of the room they were gathered in, the easiest
+/// first (ties in the order the game gave).
+fn copied<P: Clone>(
+    candidates: Candidates,
+    count: usize,
+    parts: &[P],
+    moves: &mut [(u64, Move)],
+) -> Result<Options<P>> {
+    moves.sort_unstable_by_key(|&(hardness, m)| (hardness, m.first));
+    let mut kept = alloc::with_capacity(moves.len())?;
+    kept.extend(moves.iter().map(|&(_, m)| m));
+    let mut held = alloc::with_capacity(parts.len())?;
+    held.extend_from_slice(parts);
+    Ok(Options {
+        count,
+        candidates,
+        parts: held,
+        moves: kept,
+    })
+}
 
 fn held_bytes<P>(parts: &[P], moves: &[Move]) -> usize {
     std::mem::size_of_val(parts) + std::mem::size_of_val(moves)
