@@ -5,10 +5,9 @@
 Outcome.P
 """
 
-import importlib.metadata as _metadata
-
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
+from ._core import __version__ as __version__
 from .analysis import Analysis, analyse, analyze
 from .boards import ArcKayles, Cram, NodeKayles, cram_table
 from .certificate import PeriodCertificate, verify_certificate
@@ -46,11 +45,6 @@ from .position import Move, Outcome, Position
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions
-
-try:
-    __version__ = _metadata.version("nimkit")
-except _metadata.PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "unknown"
 
 __all__ = [
     "Analysis",

@@ -30,6 +30,7 @@ __all__ = [
     "Rules",
     "SubtractionGame",
     "TakeAndBreak",
+    "__version__",
     "analyse",
     "batch_count_winning_moves",
     "batch_is_p_position",
@@ -67,6 +68,7 @@ __all__ = [
 
 DEFAULT_MAX_POSITIONS: int
 MAX_LISTED_MOVES: int
+__version__: str
 
 class IllegalMoveError(ValueError):
     """A move that the position or the rules do not allow (a ValueError)."""
