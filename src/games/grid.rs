@@ -238,7 +238,7 @@ impl<const W: usize> Grid<W> {
     pub fn new(rows: usize, cols: usize, moves: Moves) -> Self {
         let room = 64 * W / cols;
         let lying = rows.min(BOX_ROWS - 1);
-        let mut boxes = vec![Endgame::of(moves, lying, cols.min(MOST_CELLS / lying))];
+        let mut boxes = vec![Endgame::of(moves, lying, MOST_CELLS / lying)];
         if rows >= BOX_ROWS {
             boxes.push(Endgame::of(moves, BOX_ROWS, MOST_CELLS / BOX_ROWS));
         }
