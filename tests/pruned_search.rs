@@ -5,6 +5,7 @@
 use nimkit::code::TakeAndBreak;
 use nimkit::games::budget::Budget;
 use nimkit::games::pruned::{Search, Split};
+use nimkit::games::values::Private;
 use rustc_hash::FxHashMap;
 
 /// A row of `n` pins (Kayles) or a Nim heap of `n`, as one component.
@@ -64,7 +65,8 @@ impl Split for Rows {
 }
 
 fn value(game: &mut Rows, n: u32, table: &mut FxHashMap<u32, u32>) -> Option<u32> {
-    let mut search = Search::new(game, table, Budget::default(), &|_| {}).unwrap();
+    let mut table = Private::new(table).unwrap();
+    let mut search = Search::new(game, &mut table, Budget::default(), &|_| {}).unwrap();
     // Err(Wide): a value of 64 or more came up.
     search.value(&n).unwrap().ok()
 }

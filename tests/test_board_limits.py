@@ -5,6 +5,7 @@ state (a new game object has tables of its own)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -173,3 +174,47 @@ def test_the_command_line_takes_the_bounds(tmp_path, capsys):
         main(["cram", "5", "7", "--max-memory", "100KB"])
     assert stopped.value.code == 2
     assert "more than --max-memory = 100000" in capsys.readouterr().err
+
+
+#: Runs in a fresh process with rayon's threads set: the value of each game, a
+#: search bounded below what it needs, and one in steps of 20 ms.
+THREADS_SCRIPT = """
+import json, sys, networkx as nx, nimkit as nk
+games = {
+    "cram 5 x 7": lambda: nk.Cram(5, 7),
+    "cram shaped": lambda: nk.Cram(["....#..", ".......", "..#....", ".......", "......."]),
+    "node kayles 5 x 9": lambda: nk.NodeKayles(nx.grid_2d_graph(5, 9)),
+}
+found = {}
+for name, make in games.items():
+    try:
+        make().grundy(max_memory="100 KB")
+        bounded = "no error"
+    except MemoryError as error:
+        bounded = "max_memory" in str(error)
+    stepped = make().grundy(checkpoint=sys.argv[1] + "/" + name.replace(" ", "_"), every=0.02)
+    found[name] = [make().grundy(), bounded, stepped]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, threads):
+    # Components of 32 cells or more are searched by every thread rayon has: the
+    # same values, memory bound and runs in steps as one thread. Cram 5 x 7 is 1
+    # (Uiterwijk; Beling's table); the others are what one thread finds (its search
+    # is checked against brute force and published values in test_boards.py).
+    env = {**os.environ, "RAYON_NUM_THREADS": threads}
+    run = subprocess.run(
+        [sys.executable, "-c", THREADS_SCRIPT, str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert json.loads(run.stdout) == {
+        "cram 5 x 7": [1, True, 1],
+        "cram shaped": [0, True, 0],
+        "node kayles 5 x 9": [4, True, 4],
+    }

@@ -2,7 +2,7 @@
 //! installs a hook that says whether the user asked to stop, and long loops poll it
 //! through a `Poll`, which asks the hook every `EVERY` of elapsed time.
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::base::error::{Error, Result};
@@ -41,6 +41,11 @@ pub struct Poll {
     asked: Instant,
     /// When to stop with `Error::Paused`, if ever.
     until: Option<Instant>,
+    /// Raised when work this loop is part of winds up (`Error::Interrupted`).
+    stop: Option<Arc<AtomicBool>>,
+    /// Whether the loop asks the hook (one on a helper thread leaves it to the thread
+    /// Python waits on: a hook may need Python's lock).
+    asks: bool,
 }
 
 impl Default for Poll {
@@ -52,6 +57,8 @@ impl Default for Poll {
             looked: now,
             asked: now,
             until: None,
+            stop: None,
+            asks: true,
         }
     }
 }
@@ -64,6 +71,16 @@ impl Poll {
         Poll {
             until,
             ..Poll::default()
+        }
+    }
+
+    /// This poll, also stopping the loop once `stop` is raised; `asks`: whether it
+    /// asks the hook too.
+    pub fn watching(self, stop: Arc<AtomicBool>, asks: bool) -> Self {
+        Poll {
+            stop: Some(stop),
+            asks,
+            ..self
         }
     }
 
@@ -94,7 +111,14 @@ impl Poll {
         if self.until.is_some_and(|until| now >= until) {
             return Err(Error::Paused);
         }
-        if now.duration_since(self.asked) < EVERY {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(Error::Interrupted);
+        }
+        if !self.asks || now.duration_since(self.asked) < EVERY {
             return Ok(());
         }
         self.asked = now;
@@ -104,6 +128,18 @@ impl Poll {
             Ok(())
         }
     }
+}
+
+/// Wait until `done()` (the waiting thread may be woken early by an unpark), asking
+/// the hook every `EVERY`: true, and at once, if the user asks to stop meanwhile.
+pub fn wait_until(done: impl Fn() -> bool) -> bool {
+    while !done() {
+        std::thread::park_timeout(EVERY);
+        if !done() && requested() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the user asked to stop, for work spread over threads (which cannot ask the

@@ -7,10 +7,13 @@
 //! entry and a control byte, kept at most 7/8 full) plus what its keys hold on the
 //! heap; the check comes before the table grows, so that the bound is never passed.
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
+use super::values::{capacity_with, layout};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
@@ -65,6 +68,25 @@ impl Spend {
         }
     }
 
+    /// This account, its search stopping once `stop` is raised (one of several
+    /// searches on different threads); `asks`: whether it asks about Ctrl-C too.
+    pub fn watching(self, stop: Arc<AtomicBool>, asks: bool) -> Self {
+        Spend {
+            poll: self.poll.watching(stop, asks),
+            ..self
+        }
+    }
+
+    /// The bytes on the stack.
+    pub fn held(&self) -> u64 {
+        self.held
+    }
+
+    /// Set the bytes on the stack back to `held`, as a search abandoned leaves it.
+    pub fn set_held(&mut self, held: u64) {
+        self.held = held;
+    }
+
     /// One step of work: `Interrupted` on Ctrl-C, `Paused` past the time given once
     /// the search has learned a value (so that a search asked again and again, however
     /// briefly, always gets on).
@@ -97,15 +119,9 @@ impl Spend {
     }
 
     /// Count the bytes of `table` (whose keys hold `key_heap` bytes each on the heap)
-    /// as they will be once it holds `more` entries more.
-    pub fn count<K, V>(&mut self, table: &FxHashMap<K, V>, key_heap: usize, more: usize) {
-        let entry = std::mem::size_of::<(K, V)>() as u64 + 1;
-        let len = table.len() + more;
-        let wanted = len.max(table.capacity()) as u64;
-        let buckets = (wanted.saturating_mul(8) / 7).next_power_of_two().max(4);
-        let heap = (len as u64).saturating_mul(key_heap as u64);
-        self.table = buckets.saturating_mul(entry).saturating_add(heap);
-        self.entries = table.len();
+    /// as they are.
+    pub fn count<K, V>(&mut self, table: &FxHashMap<K, V>, key_heap: usize) {
+        self.counted(layout::<K, V>(table.capacity()), table.len(), 0, key_heap);
     }
 
     /// Room for one more entry in `table`, within the bound.
@@ -114,7 +130,12 @@ impl Spend {
         table: &mut FxHashMap<K, V>,
         key_heap: usize,
     ) -> Result<()> {
-        self.count(table, key_heap, 1);
+        self.counted(
+            layout::<K, V>(capacity_with(table)),
+            table.len(),
+            1,
+            key_heap,
+        );
         self.within()?;
         self.learned = true;
         if table.len() == table.capacity() {
@@ -123,6 +144,23 @@ impl Spend {
                 .map_err(|_| alloc::too_large::<(K, V)>(table.len() + 1))?;
         }
         Ok(())
+    }
+
+    /// Whether a table of `entries` may take one more, its buckets then taking
+    /// `bytes` (`Values::bytes_with`).
+    pub fn room_for(&mut self, bytes: u64, entries: usize, key_heap: usize) -> Result<()> {
+        self.counted(bytes, entries, 1, key_heap);
+        self.within()?;
+        self.learned = true;
+        Ok(())
+    }
+
+    /// A table of `bytes` of buckets and `entries` (`more` about to come), whose keys
+    /// hold `key_heap` bytes each on the heap.
+    pub fn counted(&mut self, bytes: u64, entries: usize, more: usize, key_heap: usize) {
+        let heap = ((entries + more) as u64).saturating_mul(key_heap as u64);
+        self.table = bytes.saturating_add(heap);
+        self.entries = entries;
     }
 
     fn within(&self) -> Result<()> {

@@ -19,7 +19,9 @@ use rustc_hash::FxHashMap;
 
 use super::budget::Budget;
 use super::endgame::{Endgame, MOST_CELLS};
+use super::parallel;
 use super::pruned::{Search, Split, Wide};
+use super::values::{Packed, Private};
 use super::vertex::{members, Canon, Deletion, Moves, Saved};
 use crate::base::alloc;
 use crate::base::error::Result;
@@ -27,6 +29,18 @@ use crate::base::error::Result;
 /// A set of cells: bit `r * cols + c` for the cell (r, c).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Cells<const W: usize>([u64; W]);
+
+impl<const W: usize> Packed for Cells<W> {
+    const WORDS: usize = W;
+
+    fn word(&self, i: usize) -> u64 {
+        self.0[i]
+    }
+
+    fn from_words(word: impl Fn(usize) -> u64) -> Self {
+        Cells(std::array::from_fn(word))
+    }
+}
 
 impl<const W: usize> BitAnd for Cells<W> {
     type Output = Self;
@@ -203,7 +217,7 @@ impl View<'_> {
 }
 
 /// A board's geometry and what a move deletes.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Grid<const W: usize> {
     cols: usize,
     /// How many rows of `cols` cells the words hold.
@@ -673,7 +687,7 @@ pub fn value(
     engine: &Deletion,
     set: &[u64],
     budget: Budget,
-    report: &dyn Fn(usize),
+    report: &(dyn Fn(usize) + Sync),
 ) -> Result<Option<u64>> {
     ask(engine, set, Ask::Value, budget, report)
 }
@@ -685,7 +699,7 @@ pub fn value_is(
     set: &[u64],
     target: u32,
     budget: Budget,
-    report: &dyn Fn(usize),
+    report: &(dyn Fn(usize) + Sync),
 ) -> Result<Option<bool>> {
     Ok(ask(engine, set, Ask::Is(target), budget, report)?.map(|is| is == 1))
 }
@@ -703,7 +717,7 @@ fn ask(
     set: &[u64],
     ask: Ask,
     budget: Budget,
-    report: &dyn Fn(usize),
+    report: &(dyn Fn(usize) + Sync),
 ) -> Result<Option<u64>> {
     let Some(board) = Board::of(engine) else {
         return Ok(None);
@@ -828,7 +842,7 @@ fn ask_in<const W: usize>(
     set: &[u64],
     ask: Ask,
     budget: Budget,
-    report: &dyn Fn(usize),
+    report: &(dyn Fn(usize) + Sync),
 ) -> Result<Option<u64>> {
     let mut cells = Cells::<W>::EMPTY;
     for v in members(set) {
@@ -840,16 +854,23 @@ fn ask_in<const W: usize>(
         let mut parts = Vec::new();
         let mut small = 0;
         grid.each_component(cells, |c| parts.push(c), &mut small);
-        let mut search = Search::new(grid, table, budget, report)?;
+        let mut mine = Private::new(table)?;
         if let Ask::Is(target) = ask {
+            let mut search = Search::new(grid, &mut mine, budget, report)?;
             return Ok(match search.sum_is(&parts, target ^ small)? {
                 Ok(is) => Some(u64::from(is)),
                 Err(Wide) => None,
             });
         }
         let mut value = u64::from(small);
+        let threads = parallel::threads();
         for part in &parts {
-            match search.value(part)? {
+            let found = if threads > 1 && grid.size(part) >= parallel::FROM_SIZE {
+                parallel::value(grid, mine.values(), part, threads, budget, report)?
+            } else {
+                Search::new(grid, &mut mine, budget, report)?.value(part)?
+            };
+            match found {
                 Ok(v) => value ^= u64::from(v),
                 Err(Wide) => return Ok(None),
             }
@@ -871,7 +892,8 @@ mod tests {
                 let database = Endgame::of(moves, rows, cols);
                 let mut grid = Grid::<1>::new(rows, cols, moves);
                 grid.boxes.clear();
-                let mut table = FxHashMap::default();
+                let mut map = FxHashMap::default();
+                let mut table = Private::new(&mut map).unwrap();
                 for set in 0..1u64 << (rows * cols) {
                     let (mut parts, mut value) = (Vec::new(), 0);
                     grid.each_component(Cells([set]), |c| parts.push(c), &mut value);
@@ -886,6 +908,69 @@ mod tests {
                         .collect();
                     let expected = database.value(&cells, cols);
                     assert_eq!(Some(value), expected, "{moves:?} {rows} x {cols}: {set:b}");
+                }
+            }
+        }
+    }
+
+    /// The value of `cells` on `grid`, searched by `threads` threads (one: the plain
+    /// search) in `map`.
+    fn value_of<const W: usize>(
+        grid: &mut Grid<W>,
+        map: &mut FxHashMap<Cells<W>, u32>,
+        cells: Cells<W>,
+        threads: usize,
+    ) -> u32 {
+        let (mut parts, mut value) = (Vec::new(), 0);
+        grid.each_component(cells, |c| parts.push(c), &mut value);
+        let budget = Budget::default();
+        for part in &parts {
+            let found = if threads == 1 {
+                let mut table = Private::new(map).unwrap();
+                Search::new(grid, &mut table, budget, &|_| {})
+                    .unwrap()
+                    .value(part)
+            } else {
+                parallel::value(grid, map, part, threads, budget, &|_| {})
+            };
+            value ^= found.unwrap().ok().unwrap();
+        }
+        value
+    }
+
+    /// The search on two and three threads finds the values one finds, on
+    /// rectangles and on boards with cells filled at random, with a table of its own
+    /// and with one earlier searches filled, in both games; and what it enters in
+    /// its table is right.
+    #[test]
+    fn threads_find_the_values_one_finds() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for moves in [Moves::Edge, Moves::Neighbourhood] {
+            for (rows, cols) in [(3, 8), (4, 6), (5, 5), (4, 7), (3, 11)] {
+                let mut grid = Grid::<1>::new(rows, cols, moves);
+                let full = (1u64 << (rows * cols)) - 1;
+                let boards = [full, full & random() | random() & random(), full & random()];
+                let mut warm = FxHashMap::default();
+                for cells in boards.map(|b| Cells([b & full])) {
+                    let plain = value_of(&mut grid, &mut FxHashMap::default(), cells, 1);
+                    for threads in [2, 3] {
+                        let mut own = FxHashMap::default();
+                        let found = value_of(&mut grid, &mut own, cells, threads);
+                        assert_eq!(found, plain, "{moves:?} {rows} x {cols}: {cells:?}");
+                        // What the threads entered in the table is right.
+                        for (&key, &value) in own.iter().take(100) {
+                            let plain = value_of(&mut grid, &mut FxHashMap::default(), key, 1);
+                            assert_eq!(plain, value, "{moves:?} {rows} x {cols}: {key:?}");
+                        }
+                        let found = value_of(&mut grid, &mut warm, cells, threads);
+                        assert_eq!(found, plain, "{moves:?} {rows} x {cols}: {cells:?} (warm)");
+                    }
                 }
             }
         }

@@ -29,9 +29,11 @@ pub mod hackenbush;
 pub mod heaps;
 pub mod moore;
 pub mod node_kayles;
+pub mod parallel;
 pub mod pruned;
 pub mod staircase;
 pub mod sum;
+pub mod values;
 pub mod vertex;
 pub mod wythoff;
 

@@ -19,11 +19,16 @@
 //! asks for one by name). A value of 64 or more anywhere gives up with `Wide`, and
 //! the caller searches plainly. The search is iterative (its depth is the number
 //! of moves in a game, which follows the input) and polls for Ctrl-C.
-use std::hash::{Hash, Hasher};
-
-use rustc_hash::FxHashMap;
+//!
+//! What it learns goes to a table (`values::Values`): a map and a cache of its own,
+//! or, for one of several searches on different threads (`parallel`), tables they
+//! share; a search on a part another is on puts it off (`Values::busy`).
+use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use super::budget::{Budget, Spend};
+use super::values::Values;
 use crate::base::alloc;
 use crate::base::error::Result;
 
@@ -73,7 +78,7 @@ pub trait Split {
 pub struct Wide;
 
 /// What a search ends with: a value, "not in the set asked about", or `Wide`.
-type Answer = std::result::Result<Option<u32>, Wide>;
+pub type Answer = std::result::Result<Option<u32>, Wide>;
 
 /// The candidates for a component's value: those below 64 as bits, the rest counted.
 #[derive(Clone, Copy, Debug)]
@@ -162,10 +167,90 @@ fn xored(set: u64, x: u32) -> u64 {
 /// An option still to be valued: its unknown parts `parts[first..first + len]` and
 /// the XOR of the values of those already known.
 #[derive(Clone, Copy)]
-struct Move {
+pub struct Move {
     first: u32,
     len: u32,
     known: u32,
+    /// Put off once already: another search was on its part.
+    deferred: bool,
+}
+
+/// How a search for a value begins: with the value (or `Wide`) at once, or with a
+/// root to search.
+pub enum Begun<P, K> {
+    Done(std::result::Result<u32, Wide>),
+    Root(Root<P, K>),
+}
+
+/// A component whose value is being searched, by aspiration: the moves left to ask
+/// (a settled move has no part left), and the values options are known to have.
+pub struct Root<P, K> {
+    key: K,
+    alias: Option<K>,
+    count: usize,
+    skip: u64,
+    pub parts: Vec<P>,
+    pub moves: Vec<Move>,
+    bytes: usize,
+}
+
+/// How a round of a root's search ends: some option has the value asked about, none
+/// has, or a value of 64 or more came up.
+pub enum Round {
+    Has,
+    Lacks,
+    Wide,
+}
+
+impl<P, K> Root<P, K> {
+    /// The value by aspiration: for v = 0, 1, ... (but the values options are known
+    /// to have) `round` asks the moves whether they have v; the first v none has is
+    /// the value.
+    pub fn aspire(
+        &mut self,
+        mut round: impl FnMut(u32, &mut Self) -> Result<Round>,
+    ) -> Result<std::result::Result<u32, Wide>> {
+        for v in 0..self.count as u32 {
+            if v >= 64 {
+                return Ok(Err(Wide));
+            }
+            if self.skip >> v & 1 == 1 {
+                continue;
+            }
+            match round(v, self)? {
+                Round::Has => {}
+                Round::Lacks => return Ok(Ok(v)),
+                Round::Wide => return Ok(Err(Wide)),
+            }
+        }
+        Ok(Ok(self.count as u32))
+    }
+
+    /// Take move `i`'s answer (`m`: the move as asking it left it) in a round asking
+    /// about `v`: the end of the round it makes, if it makes one.
+    pub fn apply(&mut self, i: usize, m: Move, answer: Answer, v: u32) -> Option<Round> {
+        match answer {
+            Err(Wide) => Some(Round::Wide),
+            Ok(None) => {
+                self.moves[i] = m;
+                None
+            }
+            Ok(Some(w)) => {
+                self.moves[i].len = 0;
+                if w != v && w < 64 {
+                    self.skip |= 1 << w;
+                }
+                (w == v).then_some(Round::Has)
+            }
+        }
+    }
+
+    /// The end of a round (`end`, if an answer made one; else no move has the value
+    /// asked about), the moves settled in it dropped.
+    pub fn sweep(&mut self, end: Option<Round>) -> Round {
+        self.moves.retain(|m| m.len > 0);
+        end.unwrap_or(Round::Lacks)
+    }
 }
 
 /// The options of a component, looked up: the candidates the options made only of
@@ -192,10 +277,10 @@ struct Frame<P, K> {
 
 /// One search over `game`, entering what it learns in `table` (`report` hears its
 /// size now and then), within `budget`.
-pub struct Search<'a, S: Split> {
+pub struct Search<'a, S: Split, T> {
     game: &'a mut S,
-    table: &'a mut FxHashMap<S::Key, u32>,
-    report: &'a dyn Fn(usize),
+    table: &'a mut T,
+    report: &'a (dyn Fn(usize) + Sync),
     spend: Spend,
     /// Room reused for the options of each component met (copied out only for a
     /// component to be searched: most are settled by looking their options up).
@@ -203,7 +288,6 @@ pub struct Search<'a, S: Split> {
     split: Vec<S::Part>,
     parts: Vec<S::Part>,
     moves: Vec<(u64, Move)>,
-    refuted: Refuted<S::Key>,
     aliases: Aliases,
 }
 
@@ -234,15 +318,15 @@ impl Aliases {
     }
 }
 
-impl<'a, S: Split> Search<'a, S> {
+impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
     pub fn new(
         game: &'a mut S,
-        table: &'a mut FxHashMap<S::Key, u32>,
+        table: &'a mut T,
         budget: Budget,
-        report: &'a dyn Fn(usize),
+        report: &'a (dyn Fn(usize) + Sync),
     ) -> Result<Self> {
         let mut spend = Spend::new(budget);
-        spend.count(table, game.key_heap(), 0);
+        spend.counted(table.bytes(), table.count(), 0, game.key_heap());
         Ok(Search {
             game,
             table,
@@ -252,85 +336,113 @@ impl<'a, S: Split> Search<'a, S> {
             split: Vec::new(),
             parts: Vec::new(),
             moves: Vec::new(),
-            refuted: Refuted::new()?,
             aliases: Aliases::default(),
         })
+    }
+
+    /// This search, stopping once `stop` is raised (one of several on different
+    /// threads); `asks`: whether it asks about Ctrl-C too.
+    pub fn watching(self, stop: Arc<AtomicBool>, asks: bool) -> Self {
+        Search {
+            spend: self.spend.watching(stop, asks),
+            ..self
+        }
     }
 
     /// The value of a component, by aspiration; `Ok(Err(Wide))` if it met a value of
     /// 64 or more.
     pub fn value(&mut self, part: &S::Part) -> Result<std::result::Result<u32, Wide>> {
+        let mut root = match self.root(part)? {
+            Begun::Done(found) => return Ok(found),
+            Begun::Root(root) => root,
+        };
+        let found = root.aspire(|v, root| {
+            let mut end = None;
+            for i in 0..root.moves.len() {
+                let mut m = root.moves[i];
+                let answer = self.settle(&root.parts, &mut m, v)?;
+                end = root.apply(i, m, answer, v);
+                if end.is_some() {
+                    break;
+                }
+            }
+            Ok(root.sweep(end))
+        })?;
+        self.end(root, found)
+    }
+
+    /// Look a component up, or set up the search of its value: its options looked
+    /// up.
+    pub fn root(&mut self, part: &S::Part) -> Result<Begun<S::Part, S::Key>> {
         let key = self.game.key(part);
-        if let Some(&v) = self.table.get(&key) {
-            return Ok(Ok(v));
+        if let Some(v) = self.table.get(&key) {
+            return Ok(Begun::Done(Ok(v)));
         }
         if let Some(v) = self.game.known(part) {
-            return Ok(Ok(v));
+            return Ok(Begun::Done(Ok(v)));
         }
         let alias = self.game.alias(part);
         if let Some(v) = self.aliased(&key, alias.as_ref())? {
-            return Ok(Ok(v));
+            return Ok(Begun::Done(Ok(v)));
         }
         let Some(Options {
             count,
             candidates,
             parts,
-            mut moves,
+            moves,
         }) = self.options(part, u64::MAX)?
         else {
             // Options of known values struck every candidate below 64.
-            return Ok(Err(Wide));
+            return Ok(Begun::Done(Err(Wide)));
         };
         let bytes = held_bytes(&parts, &moves);
         self.spend.charge(bytes)?;
-        // The values the options made of known parts have.
-        let mut skip = !candidates.low & low_bits(count + 1);
-        let mut value = count as u32;
-        'values: for v in 0..count as u32 {
-            if v >= 64 {
-                return Ok(Err(Wide));
+        Ok(Begun::Root(Root {
+            key,
+            alias,
+            count,
+            // The values the options made of known parts have.
+            skip: !candidates.low & low_bits(count + 1),
+            parts,
+            moves,
+            bytes,
+        }))
+    }
+
+    /// Ask a root's move `m` whether its value is `v`: its parts but the hardest
+    /// valued in full, the hardest asked the narrowed question. The option's value
+    /// (perhaps another), or None if it is not `v`.
+    pub fn settle(&mut self, parts: &[S::Part], m: &mut Move, v: u32) -> Result<Answer> {
+        while m.len > 1 {
+            let rest = &parts[(m.first + m.len - 1) as usize];
+            match self.in_set(rest, u64::MAX)? {
+                Ok(Some(w)) => m.known ^= w,
+                _ => return Ok(Err(Wide)),
             }
-            if skip >> v & 1 == 1 {
-                continue;
-            }
-            let mut i = 0;
-            while i < moves.len() {
-                let m = &mut moves[i];
-                while m.len > 1 {
-                    let rest = &parts[(m.first + m.len - 1) as usize];
-                    match self.in_set(rest, u64::MAX)? {
-                        Ok(Some(w)) => m.known ^= w,
-                        _ => return Ok(Err(Wide)),
-                    }
-                    m.len -= 1;
-                }
-                if m.known >= 64 {
-                    return Ok(Err(Wide));
-                }
-                let known = m.known;
-                match self.in_set(&parts[m.first as usize], 1 << (v ^ known))? {
-                    Err(Wide) => return Ok(Err(Wide)),
-                    Ok(Some(w)) => {
-                        moves.remove(i);
-                        if w ^ known == v {
-                            continue 'values;
-                        }
-                        if w ^ known < 64 {
-                            skip |= 1 << (w ^ known);
-                        }
-                    }
-                    Ok(None) => i += 1,
-                }
-            }
-            value = v;
-            break;
+            m.len -= 1;
         }
-        self.spend.release(bytes);
-        self.remember(key, value)?;
-        if let Some(alias) = alias {
-            self.remember(alias, value)?;
+        if m.known >= 64 {
+            return Ok(Err(Wide));
         }
-        Ok(Ok(value))
+        let known = m.known;
+        let answer = self.in_set(&parts[m.first as usize], 1 << (v ^ known))?;
+        Ok(answer.map(|found| found.map(|w| w ^ known)))
+    }
+
+    /// The end of a root's search: its value entered.
+    pub fn end(
+        &mut self,
+        root: Root<S::Part, S::Key>,
+        found: std::result::Result<u32, Wide>,
+    ) -> Result<std::result::Result<u32, Wide>> {
+        self.spend.release(root.bytes);
+        if let Ok(value) = found {
+            self.remember(root.key, value)?;
+            if let Some(alias) = root.alias {
+                self.remember(alias, value)?;
+            }
+        }
+        Ok(found)
     }
 
     /// Whether the components `parts` (and a heap of `target`) add up to 0, as
@@ -369,9 +481,20 @@ impl<'a, S: Split> Search<'a, S> {
     /// Whether the value of `part` is in `requested` (values below 64): the value
     /// (perhaps one not asked about), or None if it is not in the set.
     fn in_set(&mut self, part: &S::Part, requested: u64) -> Result<Answer> {
+        let held = self.spend.held();
+        let answer = self.in_set_from(part, requested);
+        if answer.is_err() {
+            // Abandoned (a search on several threads goes on): its frames are gone.
+            self.spend.set_held(held);
+        }
+        answer
+    }
+
+    fn in_set_from(&mut self, part: &S::Part, requested: u64) -> Result<Answer> {
         let mut stack: Vec<Frame<S::Part, S::Key>> = Vec::new();
-        let mut answer = match self.open(part, requested)? {
+        let mut answer = match self.open(part, requested, false)? {
             Opened::Answer(a) => return Ok(a),
+            Opened::Busy => unreachable!("a part not to be put off"),
             Opened::Frame(frame) => {
                 stack.push(frame);
                 None
@@ -427,8 +550,16 @@ impl<'a, S: Split> Search<'a, S> {
             match ask {
                 Ok((index, wanted)) => {
                     let child = frame.parts[index as usize].clone();
-                    match self.open(&child, wanted)? {
+                    let later = frame.next + 1 < frame.moves.len();
+                    match self.open(&child, wanted, later && !frame.moves[frame.next].deferred)? {
                         Opened::Answer(a) => answer = Some(a),
+                        Opened::Busy => {
+                            // Another thread is searching it: its value will likely
+                            // be in the table once the other options are asked.
+                            let mut m = frame.moves.remove(frame.next);
+                            m.deferred = true;
+                            frame.moves.push(m);
+                        }
                         Opened::Frame(f) => {
                             alloc::grow(&mut stack)?;
                             stack.push(f);
@@ -438,6 +569,7 @@ impl<'a, S: Split> Search<'a, S> {
                 Err(result) => {
                     let frame = stack.pop().expect("the loop holds a frame");
                     self.spend.release(held_bytes(&frame.parts, &frame.moves));
+                    self.table.searching(&frame.key, false);
                     match result {
                         Some(v) => {
                             self.remember(frame.key, v)?;
@@ -445,10 +577,7 @@ impl<'a, S: Split> Search<'a, S> {
                                 self.remember(alias, v)?;
                             }
                         }
-                        None => {
-                            let slot = self.refuted.slot(&frame.key);
-                            self.refuted.add(slot, frame.key, frame.requested)?;
-                        }
+                        None => self.table.refute(frame.key, frame.requested)?,
                     }
                     if stack.is_empty() {
                         return Ok(Ok(result));
@@ -460,24 +589,34 @@ impl<'a, S: Split> Search<'a, S> {
         unreachable!("the last frame returns")
     }
 
-    /// Look `part` up, or set up the search of it.
-    fn open(&mut self, part: &S::Part, requested: u64) -> Result<Opened<S::Part, S::Key>> {
+    /// Look `part` up, or set up the search of it (or, if `defer` and another
+    /// search is on it, put it off).
+    fn open(
+        &mut self,
+        part: &S::Part,
+        requested: u64,
+        defer: bool,
+    ) -> Result<Opened<S::Part, S::Key>> {
         let key = self.game.key(part);
         // Closed forms were tried, and remembered, when the option was looked up.
-        if let Some(&v) = self.table.get(&key) {
+        if let Some(v) = self.table.get(&key) {
             return Ok(Opened::Answer(Ok(Some(v))));
         }
         // Values an earlier search showed it has not are not asked about again (a
         // search for the value itself asks about every value).
-        let slot = self.refuted.slot(&key);
-        let requested = match self.refuted.get(slot, &key) {
-            _ if requested == u64::MAX => requested,
-            Some(not) if requested & !not == 0 => return Ok(Opened::Answer(Ok(None))),
-            Some(not) => requested & !not,
-            None => requested,
+        let requested = match requested {
+            u64::MAX => requested,
+            _ => match self.table.refuted(&key) {
+                Some(not) if requested & !not == 0 => return Ok(Opened::Answer(Ok(None))),
+                Some(not) => requested & !not,
+                None => requested,
+            },
         };
+        if defer && self.table.busy(&key) {
+            return Ok(Opened::Busy);
+        }
         let Some(options) = self.options(part, requested)? else {
-            self.refuted.add(slot, key, requested)?;
+            self.table.refute(key, requested)?;
             return Ok(Opened::Answer(Ok(None)));
         };
         let alias = self.game.alias(part);
@@ -486,6 +625,7 @@ impl<'a, S: Split> Search<'a, S> {
         }
         self.spend
             .charge(held_bytes(&options.parts, &options.moves))?;
+        self.table.searching(&key, true);
         Ok(Opened::Frame(Frame {
             key,
             alias,
@@ -538,12 +678,13 @@ impl<'a, S: Split> Search<'a, S> {
                 first: parts.len() as u32,
                 len: 0,
                 known,
+                deferred: false,
             };
             let (mut hardness, mut hardest) = (0u64, 0u64);
             for p in split.iter() {
                 let key = self.game.key(p);
                 let found = match self.table.get(&key) {
-                    Some(&v) => Some(v),
+                    Some(v) => Some(v),
                     None => match self.game.known(p) {
                         Some(v) => {
                             // Remembered, so that the closed form is worked out once.
@@ -590,7 +731,7 @@ impl<'a, S: Split> Search<'a, S> {
         let Some(alias) = alias else {
             return Ok(None);
         };
-        let found = self.table.get(alias).copied();
+        let found = self.table.get(alias);
         self.aliases.count(found.is_some());
         let Some(v) = found else {
             return Ok(None);
@@ -601,12 +742,13 @@ impl<'a, S: Split> Search<'a, S> {
 
     fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {
         let typical = self.game.key_heap();
-        self.spend.room(self.table, typical)?;
+        let bytes = self.table.bytes_with(&key);
+        self.spend.room_for(bytes, self.table.count(), typical)?;
         self.spend
             .keep(self.game.heap_of(&key).saturating_sub(typical))?;
-        self.table.insert(key, value);
-        if self.table.len().is_multiple_of(REPORT_EVERY) {
-            (self.report)(self.table.len());
+        self.table.enter(key, value)?;
+        if self.table.count().is_multiple_of(REPORT_EVERY) {
+            (self.report)(self.table.count());
         }
         Ok(())
     }
@@ -643,63 +785,6 @@ fn held_bytes<P>(parts: &[P], moves: &[Move]) -> usize {
 enum Opened<P, K> {
     Answer(Answer),
     Frame(Frame<P, K>),
-}
-
-/// Values components were shown not to have, by a search that stopped short of the
-/// value: a cache, a newer entry taking an older one's place, that grows with use
-/// up to a bound.
-struct Refuted<K> {
-    slots: Vec<Option<(K, u64)>>,
-    added: usize,
-}
-
-/// The most entries of `Refuted`, and the fewest (powers of two).
-const REFUTED: usize = 1 << 18;
-const REFUTED_FIRST: usize = 1 << 8;
-
-impl<K: Eq + Hash> Refuted<K> {
-    fn new() -> Result<Self> {
-        Ok(Refuted {
-            slots: Self::empty(REFUTED_FIRST)?,
-            added: 0,
-        })
-    }
-
-    fn empty(len: usize) -> Result<Vec<Option<(K, u64)>>> {
-        let mut slots = alloc::with_capacity(len)?;
-        slots.resize_with(len, || None);
-        Ok(slots)
-    }
-
-    fn slot(&self, key: &K) -> usize {
-        let mut hasher = rustc_hash::FxHasher::default();
-        key.hash(&mut hasher);
-        let bits = self.slots.len().trailing_zeros();
-        (hasher.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
-    }
-
-    fn get(&self, slot: usize, key: &K) -> Option<u64> {
-        match &self.slots[slot] {
-            Some((k, not)) if k == key => Some(*not),
-            _ => None,
-        }
-    }
-
-    fn add(&mut self, slot: usize, key: K, not: u64) -> Result<()> {
-        match &mut self.slots[slot] {
-            Some((k, old)) if *k == key => *old |= not,
-            entry => *entry = Some((key, not)),
-        }
-        self.added += 1;
-        if self.added > 2 * self.slots.len() && self.slots.len() < REFUTED {
-            let bigger = Self::empty(2 * self.slots.len())?;
-            let old = std::mem::replace(&mut self.slots, bigger);
-            for (key, not) in old.into_iter().flatten() {
-                let slot = self.slot(&key);
-                self.slots[slot] = Some((key, not));
-            }
-            self.added = 0;
-        }
-        Ok(())
-    }
+    /// Put off: another search is on it.
+    Busy,
 }

@@ -27,6 +27,7 @@ use super::canon;
 use super::defined::Tag;
 use super::grid::{self, Tables};
 use super::pruned::{Search, Split, Wide};
+use super::values::Private;
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
@@ -353,15 +354,25 @@ impl Deletion {
     /// then how many components are valued. Boards go to their bitboards (`grid`);
     /// other graphs are searched with pruning (`pruned`), or plainly if a value of 64
     /// or more comes up.
-    pub fn value(&self, set: &[u64], budget: Budget, report: &dyn Fn(usize)) -> Result<u64> {
+    pub fn value(
+        &self,
+        set: &[u64],
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<u64> {
         if let Some(value) = grid::value(self, set, budget, report)? {
             return Ok(value);
         }
         let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let mut value = 0;
         for component in self.components(set) {
-            let found =
-                Search::new(&mut Graph(self), &mut table, budget, report)?.value(&component)?;
+            let found = Search::new(
+                &mut Graph(self),
+                &mut Private::new(&mut table)?,
+                budget,
+                report,
+            )?
+            .value(&component)?;
             value ^= u64::from(match found {
                 Ok(v) => v,
                 Err(Wide) => self.plain_value(component, &mut table, budget, report)?,
@@ -377,7 +388,7 @@ impl Deletion {
         set: &[u64],
         target: u32,
         budget: Budget,
-        report: &dyn Fn(usize),
+        report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
         if let Some(is) = grid::value_is(self, set, target, budget, report)? {
             return Ok(is);
@@ -385,7 +396,13 @@ impl Deletion {
         let parts = self.components(set);
         let found = {
             let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
-            Search::new(&mut Graph(self), &mut table, budget, report)?.sum_is(&parts, target)?
+            Search::new(
+                &mut Graph(self),
+                &mut Private::new(&mut table)?,
+                budget,
+                report,
+            )?
+            .sum_is(&parts, target)?
         };
         match found {
             Ok(is) => Ok(is),
@@ -450,7 +467,7 @@ impl Deletion {
         component: Bits,
         values: &mut FxHashMap<Key, u32>,
         budget: Budget,
-        report: &dyn Fn(usize),
+        report: &(dyn Fn(usize) + Sync),
     ) -> Result<u32> {
         let key = self.key(&component);
         if let Some(&v) = values.get(&key) {
@@ -458,7 +475,7 @@ impl Deletion {
         }
         let first = Frame::new(self, component, key);
         let mut spend = Spend::new(budget);
-        spend.count(values, self.key_heap(), 0);
+        spend.count(values, self.key_heap());
         spend.charge(self.bytes(first.options.len()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
@@ -504,7 +521,12 @@ impl Deletion {
 
     /// Whether the player to move wins `set` in misère play, within `budget`;
     /// `report` hears now and then how many positions are settled.
-    pub fn misere_wins(&self, set: &[u64], budget: Budget, report: &dyn Fn(usize)) -> Result<bool> {
+    pub fn misere_wins(
+        &self,
+        set: &[u64],
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool> {
         let start = self.position(set);
         let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(&won) = table().get(&start.key) {
@@ -517,7 +539,7 @@ impl Deletion {
         let mut first = MisereFrame::new(self, start);
         first.alias = alias;
         let mut spend = Spend::new(budget);
-        spend.count(&table(), self.misere_key_heap(first.key.len()), 0);
+        spend.count(&table(), self.misere_key_heap(first.key.len()));
         spend.charge(self.bytes(first.size()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
@@ -692,7 +714,7 @@ fn remember<K: std::hash::Hash + Eq, V>(
     table: &mut FxHashMap<K, V>,
     key: K,
     value: V,
-    report: &dyn Fn(usize),
+    report: &(dyn Fn(usize) + Sync),
 ) {
     table.insert(key, value);
     if table.len().is_multiple_of(REPORT_EVERY) {
