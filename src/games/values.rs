@@ -166,7 +166,9 @@ impl Packed for u64 {
 /// gives up: a cache may forget.
 pub struct Fresh<K> {
     values: Growing,
-    len: AtomicUsize,
+    /// On a cache line of its own: every value entered writes it, and the words
+    /// every look-up reads must not share its line.
+    len: Padded<AtomicUsize>,
     refuted: Growing,
     /// The hashes of keys searches are on now, a slot each (a newer one taking an
     /// older one's place): a search about to start on one of them may put it off
@@ -185,6 +187,12 @@ struct Holds {
     refuted: Held,
     refuted_added: usize,
 }
+
+/// A value alone on its cache line (two lines: a neighbouring line may be fetched
+/// with it).
+#[derive(Debug)]
+#[repr(align(128))]
+struct Padded<T>(T);
 
 const READY: u64 = 1 << 63;
 const BUSY: u64 = 1 << 62;
@@ -406,7 +414,7 @@ impl<K: Packed> Default for Fresh<K> {
     fn default() -> Self {
         Fresh {
             values: Growing::new(1 + K::WORDS),
-            len: AtomicUsize::new(0),
+            len: Padded(AtomicUsize::new(0)),
             refuted: Growing::new(2 + K::WORDS),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             key: PhantomData,
@@ -426,7 +434,7 @@ impl<K: Packed> Fresh<K> {
 
     /// How many values were entered.
     pub fn count(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.len.0.load(Ordering::Relaxed)
     }
 
     /// The slot of `key` among `busy`, and its mark there (never 0).
@@ -455,7 +463,7 @@ impl<K: Packed> Fresh<K> {
 
     /// Whether entering one more value makes the values' slots grow.
     fn full(&self, holds: &Holds) -> bool {
-        (self.len.load(Ordering::Relaxed) + 1) * 2 > holds.values.slots.len()
+        (self.len.0.load(Ordering::Relaxed) + 1) * 2 > holds.values.slots.len()
     }
 
     fn bytes_with(&self, holds: &mut Holds) -> u64 {
@@ -485,17 +493,17 @@ impl<K: Packed> Fresh<K> {
                         copied += usize::from(new.put(&key, fx_hash(&key), head as u32));
                     }
                 }
-                self.len.store(copied, Ordering::Relaxed);
+                self.len.0.store(copied, Ordering::Relaxed);
                 Ok(Some(new))
             })?;
             self.values.refresh(&mut holds.values);
         }
         let slots = &holds.values.slots;
         // Another thread copying them: past 7/8 full, the value is not kept.
-        if self.len.load(Ordering::Relaxed) * 8 < slots.len() * 7
+        if self.len.0.load(Ordering::Relaxed) * 8 < slots.len() * 7
             && slots.put(&key, fx_hash(&key), value)
         {
-            self.len.fetch_add(1, Ordering::Relaxed);
+            self.len.0.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
     }
