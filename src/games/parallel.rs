@@ -66,43 +66,29 @@ where
     S::Key: Packed + Send + Sync,
 {
     let mut fresh = Fresh::default();
-    let found = search(game, table, &fresh, part, threads, budget, report);
+    let found = (|| {
+        let (table, fresh) = (&*table, &fresh);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut games: Vec<S> = (1..threads).map(|_| game.clone()).collect();
+        let mut views: Vec<_> = (1..threads).map(|_| Frozen::new(table, fresh)).collect();
+        let mut view = Frozen::new(table, fresh);
+        let mut first = Search::new(game, &mut view, budget, report)?.watching(stop.clone(), true);
+        let mut helpers = Vec::with_capacity(games.len());
+        for (game, view) in games.iter_mut().zip(&mut views) {
+            helpers.push(Search::new(game, view, budget, &quiet)?.watching(stop.clone(), false));
+        }
+        let mut root = match first.root(part)? {
+            Begun::Done(found) => return Ok(found),
+            Begun::Root(root) => root,
+        };
+        let found = root.aspire(|v, root| round(&mut first, &mut helpers, &stop, root, v))?;
+        first.end(root, found)
+    })();
     table
         .try_reserve(fresh.count())
         .map_err(|_| alloc::too_large::<(S::Key, u32)>(fresh.count()))?;
     table.extend(fresh.entries());
     found
-}
-
-fn search<S>(
-    game: &mut S,
-    table: &FxHashMap<S::Key, u32>,
-    fresh: &Fresh<S::Key>,
-    part: &S::Part,
-    threads: usize,
-    budget: Budget,
-    report: &(dyn Fn(usize) + Sync),
-) -> Result<std::result::Result<u32, Wide>>
-where
-    S: Split + Clone + Send,
-    S::Part: Send + Sync,
-    S::Key: Packed + Send + Sync,
-{
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut games: Vec<S> = (1..threads).map(|_| game.clone()).collect();
-    let mut views: Vec<_> = (1..threads).map(|_| Frozen::new(table, fresh)).collect();
-    let mut view = Frozen::new(table, fresh);
-    let mut first = Search::new(game, &mut view, budget, report)?.watching(stop.clone(), true);
-    let mut helpers = Vec::with_capacity(games.len());
-    for (game, view) in games.iter_mut().zip(&mut views) {
-        helpers.push(Search::new(game, view, budget, &quiet)?.watching(stop.clone(), false));
-    }
-    let mut root = match first.root(part)? {
-        Begun::Done(found) => return Ok(found),
-        Begun::Root(root) => root,
-    };
-    let found = root.aspire(|v, root| round(&mut first, &mut helpers, &stop, root, v))?;
-    first.end(root, found)
 }
 
 /// The answers a thread got in a round: each move's index, the move as asking it
