@@ -162,17 +162,21 @@ impl<const W: usize> Cells<W> {
 }
 
 /// The rows of a shape moved to the corner: `row[i]` has bit `j` for its cell (i, j).
-/// A board is taken with no more rows than columns, so a shape has at most 64 rows.
 struct Rows {
     len: usize,
-    row: [u64; 64],
+    row: [u64; MOST_ROWS],
 }
+
+/// The most rows of a shape, or of its image with rows and columns exchanged: a
+/// board is taken with no more rows than columns and at most 256 cells (and a shape
+/// is exchanged only if no wider than tall). Made anew for every shape: few words.
+const MOST_ROWS: usize = 16;
 
 impl Rows {
     fn new() -> Self {
         Rows {
             len: 0,
-            row: [0; 64],
+            row: [0; MOST_ROWS],
         }
     }
 
@@ -909,6 +913,45 @@ mod tests {
                     let expected = database.value(&cells, cols);
                     assert_eq!(Some(value), expected, "{moves:?} {rows} x {cols}: {set:b}");
                 }
+            }
+        }
+    }
+
+    /// Where a symmetry of the 16 x 16 square takes the cell (row, column).
+    type Image = fn(usize, usize) -> (usize, usize);
+
+    /// On the tallest board taken (16 x 16: 256 cells), shapes of 16 rows have one
+    /// canonical form for all their images under the square's symmetries.
+    #[test]
+    fn the_tallest_shapes_have_one_form() {
+        let mut grid = Grid::<4>::new(16, 16, Moves::Edge);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..50 {
+            let cells: Vec<(usize, usize)> = (0..16)
+                .flat_map(|r| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let c = (seed >> 60) as usize;
+                    [(r, c), (r, (c + 1) % 16)]
+                })
+                .collect();
+            let shape = |image: Image| {
+                let mut p = Cells::<4>::EMPTY;
+                for &(r, c) in &cells {
+                    let (r, c) = image(r, c);
+                    p = p | Cells::one(r * 16 + c);
+                }
+                p
+            };
+            let form = grid.form(shape(|r, c| (r, c)));
+            assert_eq!(form.count(), 32);
+            let images: [Image; 4] = [
+                |r, c| (15 - r, c),
+                |r, c| (r, 15 - c),
+                |r, c| (c, r),
+                |r, c| (15 - c, 15 - r),
+            ];
+            for image in images {
+                assert_eq!(grid.form(shape(image)), form, "{cells:?}");
             }
         }
     }
