@@ -17,8 +17,8 @@
 //! stays), and the next round asks about v + 1.
 //!
 //! Searches started apart do more work together than one (an option's search no
-//! longer finds what the options before it taught): on 5 x 8 the two threads take
-//! about 0.6 of one's time.
+//! longer finds what the options before it taught), yet on 5 x 8 the two threads
+//! take about half of one's time.
 //!
 //! The thread the caller waits on asks about Ctrl-C (Python's signal handlers run
 //! only on its main thread); the others watch a flag it, or any thread that fails,
