@@ -527,16 +527,17 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
-        let start = self.position(set);
+        let mut recent = Recent::new(set)?;
+        let start = self.position(set, &mut recent);
         let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(&won) = table().get(&start.key) {
+        if let Some(&won) = table().get(&start.key[..]) {
             return Ok(won);
         }
         let alias = self.misere_alias(&start);
         if let Some(won) = alias.as_ref().and_then(|a| table().get(a).copied()) {
             return Ok(won);
         }
-        let mut first = MisereFrame::new(self, start);
+        let mut first = MisereFrame::new(self, start, &mut recent);
         first.alias = alias;
         let mut spend = Spend::new(budget);
         spend.count(&table(), self.misere_key_heap(first.key.len()));
@@ -550,7 +551,7 @@ impl Deletion {
             {
                 let known = table();
                 for (i, option) in frame.options.iter().enumerate().skip(frame.next) {
-                    match known.get(&option.key) {
+                    match known.get(&option.key[..]) {
                         Some(false) => {
                             settled = true;
                             break;
@@ -572,10 +573,10 @@ impl Deletion {
                 if let Some(won) = aliased {
                     let mut known = table();
                     spend.room(&mut known, self.misere_key_heap(option.key.len()))?;
-                    remember(&mut known, option.key.clone(), won, report);
+                    remember(&mut known, Box::from(&option.key[..]), won, report);
                     continue;
                 }
-                let mut child = MisereFrame::new(self, option.clone());
+                let mut child = MisereFrame::new(self, option.clone(), &mut recent);
                 child.alias = alias;
                 spend.charge(self.bytes(child.size()))?;
                 alloc::grow(&mut stack)?;
@@ -649,35 +650,25 @@ impl Deletion {
         sets.saturating_mul(self.vertices.div_ceil(64) * 8)
     }
 
-    /// A whole position for misère search: its components and their sorted keys, with
-    /// the components that are * (every move ends them) cancelled in pairs and a last
-    /// one keyed as * whatever its shape. In misère play too, G + * + * has the
-    /// outcome of G: whoever wins G answers a move in one * by a move in the other,
-    /// and if G ends first with both left, the loser of G must take one and the
-    /// winner the other.
-    fn position(&self, set: &[u64]) -> Whole {
-        let mut parts = self.components(set);
-        let stars: Vec<usize> = (0..parts.len())
-            .filter(|&i| self.is_star(&parts[i]))
-            .collect();
-        // Removed from the back, so that the one kept, the first, stays in its place.
-        for &i in stars.iter().skip(stars.len() % 2).rev() {
-            parts.swap_remove(i);
-        }
-        let kept = (stars.len() % 2 == 1).then(|| stars[0]);
-        let mut keys: Vec<Key> = (0..parts.len())
-            .map(|i| {
-                if Some(i) == kept {
+    /// A whole position for misère search: the components of `set` and their keys.
+    fn position(&self, set: &[u64], recent: &mut Recent) -> Whole {
+        let mut keyed = Keyed::new();
+        self.keyed(set, recent, &mut keyed);
+        Whole::of(keyed)
+    }
+
+    /// The components of `set`, each with its key in misère play: a component that is
+    /// * (every move ends it) keyed as * whatever its shape.
+    fn keyed(&self, set: &[u64], recent: &mut Recent, out: &mut Keyed) {
+        for part in self.components(set) {
+            let key = recent.key(&part, || {
+                if self.is_star(&part) {
                     SmallVec::from_elem(STAR, 1)
                 } else {
-                    self.key(&parts[i])
+                    self.key(&part)
                 }
-            })
-            .collect();
-        keys.sort_unstable();
-        Whole {
-            parts,
-            key: keys.into_boxed_slice(),
+            });
+            out.push((part, key));
         }
     }
 
@@ -685,10 +676,17 @@ impl Deletion {
     /// move in it. Asked of small components only, where a check is cheap.
     fn is_star(&self, part: &[u64]) -> bool {
         members(part).nth(STAR_MOST).is_none()
-            && self
-                .options(part)
-                .iter()
-                .all(|o| self.components(o).is_empty())
+            && self.options(part).iter().all(|o| !self.has_move(o))
+    }
+
+    /// Whether `set` has a move left.
+    fn has_move(&self, set: &[u64]) -> bool {
+        match self.moves {
+            Moves::Neighbourhood => !is_empty(set),
+            Moves::Edge => {
+                members(set).any(|v| self.adjacency[v].iter().zip(set).any(|(a, s)| a & s != 0))
+            }
+        }
     }
 }
 
@@ -806,11 +804,63 @@ impl Frame {
     }
 }
 
-/// A whole position: its components (as vertex sets) and its key.
+/// A whole position: its components (as vertex sets) and its key, the components'
+/// keys sorted, `parts[i]` the component keyed `key[i]`.
 #[derive(Clone)]
 struct Whole {
-    parts: Vec<Bits>,
-    key: Box<[Key]>,
+    parts: SmallVec<[Bits; 2]>,
+    key: SmallVec<[Key; 2]>,
+}
+
+/// The misère keys of components met lately, by vertex set: the options of a
+/// position's options overlap, so a component recurs far more often than it is new.
+struct Recent(Vec<(Bits, Key)>);
+
+impl Recent {
+    /// Room for the components of a search from `set`: a power of two, from 2**4
+    /// for the smallest (searched by the thousand by `winning_moves` and the tests)
+    /// to 2**14 from 28 vertices.
+    fn new(set: &[u64]) -> Result<Self> {
+        let vertices = set.iter().map(|w| w.count_ones()).sum::<u32>();
+        let slots = 1 << (vertices / 2).clamp(4, 14);
+        Ok(Recent(alloc::filled(slots, (Bits::new(), Key::new()))?))
+    }
+
+    /// The key of `part`, made by `make` unless remembered.
+    fn key(&mut self, part: &Bits, make: impl FnOnce() -> Key) -> Key {
+        let hash = part
+            .iter()
+            .fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let slots = self.0.len();
+        let slot = &mut self.0[(hash >> 50) as usize % slots];
+        if slot.0 != *part {
+            *slot = (part.clone(), make());
+        }
+        slot.1.clone()
+    }
+}
+
+/// Components with their keys (on the stack while they are few).
+type Keyed = SmallVec<[(Bits, Key); 4]>;
+
+impl Whole {
+    /// The position of the keyed components `keyed`, with the components that are *
+    /// cancelled in pairs. In misère play too, G + * + * has the outcome of G:
+    /// whoever wins G answers a move in one * by a move in the other, and if G ends
+    /// first with both left, the loser of G must take one and the winner the other.
+    fn of(mut keyed: Keyed) -> Self {
+        let is_star = |key: &Key| key[..] == [STAR];
+        let stars = keyed.iter().filter(|(_, key)| is_star(key)).count();
+        let mut dropped = stars - stars % 2;
+        keyed.retain(|(_, key)| {
+            let drop = dropped > 0 && is_star(key);
+            dropped -= usize::from(drop);
+            !drop
+        });
+        keyed.sort_unstable_by(|a, b| a.1.cmp(&b.1));
+        let (parts, key) = keyed.into_iter().unzip();
+        Whole { parts, key }
+    }
 }
 
 /// A whole position whose options are being looked at in misère play.
@@ -828,23 +878,29 @@ impl MisereFrame {
         self.options.iter().map(|o| o.parts.len()).sum()
     }
 
-    fn new(engine: &Deletion, position: Whole) -> Self {
+    fn new(engine: &Deletion, position: Whole, recent: &mut Recent) -> Self {
         let mut options = Vec::new();
-        for (i, part) in position.parts.iter().enumerate() {
+        let keyed = position.parts.iter().zip(position.key.iter());
+        for (i, (part, key)) in keyed.enumerate() {
+            // A copy of the part before it has the same options.
+            if i > 0 && position.key[i - 1] == *key {
+                continue;
+            }
             for option in engine.options(part) {
-                let mut set: Bits = option;
-                for (j, other) in position.parts.iter().enumerate() {
+                // Only the part moved in is split and keyed anew.
+                let mut parts = Keyed::new();
+                engine.keyed(&option, recent, &mut parts);
+                let others = position.parts.iter().zip(position.key.iter());
+                for (j, (other, key)) in others.enumerate() {
                     if j != i {
-                        for (s, o) in set.iter_mut().zip(other.iter()) {
-                            *s |= o;
-                        }
+                        parts.push((other.clone(), key.clone()));
                     }
                 }
-                options.push(engine.position(&set));
+                options.push(Whole::of(parts));
             }
         }
         MisereFrame {
-            key: position.key,
+            key: Box::from(&position.key[..]),
             alias: None,
             options,
             next: 0,
