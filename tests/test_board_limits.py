@@ -218,3 +218,50 @@ def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, th
         "cram shaped": [0, True, 0],
         "node kayles 5 x 9": [4, True, 4],
     }
+
+
+#: Runs in a fresh process with rayon's threads set: misère outcomes of positions of
+#: 32 cells or more (the threads take the options), and a search bounded below what
+#: it needs.
+MISERE_THREADS_SCRIPT = """
+import json, networkx as nx, nimkit as nk
+plain = nx.convert_node_labels_to_integers(nx.grid_2d_graph(4, 8))
+games = {
+    "cram 3 x 11": nk.Cram(3, 11),
+    "cram 4 x 8": nk.Cram(4, 8),
+    "arc kayles 4 x 8, integer labels": nk.ArcKayles(plain),
+    "node kayles 3 x 16": nk.NodeKayles(nx.grid_2d_graph(3, 16)),
+    "node kayles 5 x 8": nk.NodeKayles(nx.grid_2d_graph(5, 8)),
+    "cram, 32 cells and no move": nk.Cram(["#." * 4, ".#" * 4] * 4),
+}
+found = {name: game.outcome(misere=True).value for name, game in games.items()}
+try:
+    nk.Cram(4, 9).outcome(misere=True, max_memory="100 KB")
+    found["bounded"] = "no error"
+except MemoryError as error:
+    found["bounded"] = "max_memory" in str(error)
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_misere_searches_past_32_cells_are_alike_on_several_threads(threads):
+    # The outcomes are the guide's (test_boards.py); Cram is Arc Kayles on the grid.
+    env = {**os.environ, "RAYON_NUM_THREADS": threads}
+    run = subprocess.run(
+        [sys.executable, "-c", MISERE_THREADS_SCRIPT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert json.loads(run.stdout) == {
+        "cram 3 x 11": "P",
+        "cram 4 x 8": "N",
+        "arc kayles 4 x 8, integer labels": "N",
+        "node kayles 3 x 16": "P",
+        "node kayles 5 x 8": "N",
+        "cram, 32 cells and no move": "N",
+        "bounded": True,
+    }

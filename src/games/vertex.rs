@@ -17,7 +17,8 @@
 use std::fmt::Debug;
 use std::hash::Hasher;
 use std::marker::PhantomData;
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -26,13 +27,14 @@ use super::budget::{Budget, Spend};
 use super::canon;
 use super::defined::Tag;
 use super::grid::{self, Tables};
+use super::parallel;
 use super::pruned::{Search, Split, Wide};
 use super::values::Private;
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
-use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
+use crate::base::{alloc, interrupt};
 
 /// The most vertices a graph may have: its neighbour sets then take 32 MB, and no
 /// search of such a graph ends anyway.
@@ -520,26 +522,147 @@ impl Deletion {
     }
 
     /// Whether the player to move wins `set` in misère play, within `budget`;
-    /// `report` hears now and then how many positions are settled.
+    /// `report` hears now and then how many positions are settled. A large position
+    /// is searched on `parallel::threads()` threads.
     pub fn misere_wins(
         &self,
         set: &[u64],
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
-        let mut recent = Recent::new(set)?;
+        let size: u32 = set.iter().map(|w| w.count_ones()).sum();
+        let mut recent = Recent::new(size)?;
         let start = self.position(set, &mut recent);
+        let threads = parallel::threads();
+        if threads > 1 && size >= parallel::FROM_SIZE {
+            return self.misere_wins_on(threads, start, size, &mut recent, budget, report);
+        }
+        self.misere_search(start, &mut recent, Spend::new(budget), report)
+    }
+
+    /// What the table knows of `position`, by its key or its canonical key (`alias`,
+    /// made here).
+    fn misere_known(&self, position: &Whole) -> (Option<bool>, Option<Box<[Key]>>) {
         let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(&won) = table().get(&start.key[..]) {
+        if let Some(&won) = table().get(&position.key[..]) {
+            return (Some(won), None);
+        }
+        let alias = self.misere_alias(position);
+        let won = alias.as_ref().and_then(|a| table().get(a).copied());
+        (won, alias)
+    }
+
+    /// `misere_wins` on `threads` threads: they take the options of `start` one at
+    /// a time, each searching its own, all sharing the table; an option that is lost
+    /// ends the search for all. The table's bound holds to within the stacks of the
+    /// threads but one (each thread counts the table and its own stack).
+    fn misere_wins_on(
+        &self,
+        threads: usize,
+        start: Whole,
+        size: u32,
+        recent: &mut Recent,
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool> {
+        if let (Some(won), _) = self.misere_known(&start) {
             return Ok(won);
         }
-        let alias = self.misere_alias(&start);
-        if let Some(won) = alias.as_ref().and_then(|a| table().get(a).copied()) {
-            return Ok(won);
+        let root = MisereFrame::new(self, start, recent);
+        if root.options.is_empty() {
+            return Ok(true); // no move at all wins misère play
         }
-        let mut first = MisereFrame::new(self, start, &mut recent);
-        first.alias = alias;
+        // Each position once (a board's symmetric moves lead to one), the known ones
+        // not at all: one known loss settles it.
+        let mut options: Vec<&Whole> = Vec::new();
+        {
+            let known = self.misere.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut seen = std::collections::HashSet::new();
+            for option in &root.options {
+                match known.get(&option.key[..]) {
+                    Some(false) => return Ok(true),
+                    Some(true) => {}
+                    None if seen.insert(&option.key) => options.push(option),
+                    None => {}
+                }
+            }
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let (next, lost) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let failure = Mutex::new(None);
+        let work = |asks: bool| -> Result<()> {
+            let mut recent = Recent::new(size)?;
+            let report: &(dyn Fn(usize) + Sync) = if asks { report } else { &|_| {} };
+            loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= options.len() || stop.load(Ordering::SeqCst) {
+                    return Ok(());
+                }
+                let spend = Spend::new(budget).watching(stop.clone(), asks);
+                if !self.misere_search(options[i].clone(), &mut recent, spend, report)? {
+                    lost.store(true, Ordering::SeqCst);
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        };
+        let fail = |error| {
+            // An error after the search ended is that thread's abandoning it.
+            if !stop.swap(true, Ordering::SeqCst) {
+                *failure.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+            }
+        };
+        std::thread::scope(|scope| {
+            let caller = std::thread::current();
+            let handles: Vec<_> = (1..threads)
+                .map(|_| {
+                    let (work, fail, caller) = (&work, &fail, caller.clone());
+                    scope.spawn(move || {
+                        if let Err(error) = work(false) {
+                            fail(error);
+                        }
+                        caller.unpark();
+                    })
+                })
+                .collect();
+            if let Err(error) = work(true) {
+                fail(error);
+            }
+            // Ctrl-C while the others finish the options in their hands.
+            if interrupt::wait_until(|| handles.iter().all(|h| h.is_finished())) {
+                fail(Error::Interrupted);
+            }
+            for handle in handles {
+                if let Err(panic) = handle.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+        });
+        if let Some(error) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            return Err(error);
+        }
+        let won = lost.load(Ordering::SeqCst);
         let mut spend = Spend::new(budget);
+        let mut known = self.misere.lock().unwrap_or_else(PoisonError::into_inner);
+        spend.room(&mut known, self.misere_key_heap(root.key.len()))?;
+        remember(&mut known, root.key, won, report);
+        Ok(won)
+    }
+
+    /// `misere_wins` of `start` on this thread, its account `spend`.
+    fn misere_search(
+        &self,
+        start: Whole,
+        recent: &mut Recent,
+        mut spend: Spend,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool> {
+        let (known, alias) = self.misere_known(&start);
+        if let Some(won) = known {
+            return Ok(won);
+        }
+        let table = || self.misere.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut first = MisereFrame::new(self, start, recent);
+        first.alias = alias;
         spend.count(&table(), self.misere_key_heap(first.key.len()));
         spend.charge(self.bytes(first.size()))?;
         let mut stack = vec![first];
@@ -576,7 +699,7 @@ impl Deletion {
                     remember(&mut known, Box::from(&option.key[..]), won, report);
                     continue;
                 }
-                let mut child = MisereFrame::new(self, option.clone(), &mut recent);
+                let mut child = MisereFrame::new(self, option.clone(), recent);
                 child.alias = alias;
                 spend.charge(self.bytes(child.size()))?;
                 alloc::grow(&mut stack)?;
@@ -817,11 +940,10 @@ struct Whole {
 struct Recent(Vec<(Bits, Key)>);
 
 impl Recent {
-    /// Room for the components of a search from `set`: a power of two, from 2**4
-    /// for the smallest (searched by the thousand by `winning_moves` and the tests)
-    /// to 2**14 from 28 vertices.
-    fn new(set: &[u64]) -> Result<Self> {
-        let vertices = set.iter().map(|w| w.count_ones()).sum::<u32>();
+    /// Room for the components of a search from a position of `vertices`: a power of
+    /// two, from 2**4 for the smallest (searched by the thousand by `winning_moves`
+    /// and the tests) to 2**14 from 28 vertices.
+    fn new(vertices: u32) -> Result<Self> {
         let slots = 1 << (vertices / 2).clamp(4, 14);
         Ok(Recent(alloc::filled(slots, (Bits::new(), Key::new()))?))
     }
