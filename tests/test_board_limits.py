@@ -198,22 +198,27 @@ print(json.dumps(found))
 """
 
 
-@pytest.mark.parametrize("threads", ["1", "2", "3"])
-def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, threads):
-    # Components of 32 cells or more are searched by every thread rayon has: the
-    # same values, memory bound and runs in steps as one thread. Cram 5 x 7 is 1
-    # (Uiterwijk; Beling's table); the others are what one thread finds (its search
-    # is checked against brute force and published values in test_boards.py).
+def _run_with_threads(threads: str, script: str, *args: str) -> object:
+    """What `script` prints (JSON), run in a fresh process with rayon's threads set."""
     env = {**os.environ, "RAYON_NUM_THREADS": threads}
     run = subprocess.run(
-        [sys.executable, "-c", THREADS_SCRIPT, str(tmp_path)],
+        [sys.executable, "-c", script, *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
         check=True,
     )
-    assert json.loads(run.stdout) == {
+    return json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, threads):
+    # Components of 32 cells or more are searched by every thread rayon has: the
+    # same values, memory bound and runs in steps as one thread. Cram 5 x 7 is 1
+    # (Uiterwijk; Beling's table); the others are what one thread finds (its search
+    # is checked against brute force and published values in test_boards.py).
+    assert _run_with_threads(threads, THREADS_SCRIPT, str(tmp_path)) == {
         "cram 5 x 7": [1, True, 1],
         "cram shaped": [0, True, 0],
         "node kayles 5 x 9": [4, True, 4],
@@ -247,16 +252,7 @@ print(json.dumps(found))
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_misere_searches_past_32_cells_are_alike_on_several_threads(threads):
     # The outcomes are the guide's (test_boards.py); Cram is Arc Kayles on the grid.
-    env = {**os.environ, "RAYON_NUM_THREADS": threads}
-    run = subprocess.run(
-        [sys.executable, "-c", MISERE_THREADS_SCRIPT],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    assert json.loads(run.stdout) == {
+    assert _run_with_threads(threads, MISERE_THREADS_SCRIPT) == {
         "cram 3 x 11": "P",
         "cram 4 x 8": "N",
         "arc kayles 4 x 8, integer labels": "N",
