@@ -7,6 +7,12 @@ Each board is solved by each program in a fresh process, the two alternating, wi
 ``igsolve``'s defaults; the script prints the best wall time of each, their ratio, the
 peak memory of each process, and checks that both give the same value. Without
 ``igsolve`` it times nimkit alone.
+
+    python benches/boards.py --misere [--boards 5x7,6x6,4x9]
+
+``igsolve`` plays normal play only: ``--misere`` times nimkit's misère outcome of each
+board on one thread (``RAYON_NUM_THREADS=1``) against all of rayon's threads, each a
+fresh process, alternating, and checks that both give the same outcome.
 """
 
 from __future__ import annotations
@@ -22,12 +28,16 @@ import time
 from _cpu import describe
 
 NIMKIT = "import sys, nimkit as nk; print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).grundy())"
+MISERE = (
+    "import sys, nimkit as nk; "
+    "print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).outcome(misere=True).value)"
+)
 
 
-def run(command: list[str]) -> tuple[str, float, float]:
+def run(command: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float]:
     """A fresh process's output, its wall time in seconds and its peak memory in MB."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     out = process.stdout.read() if process.stdout else ""
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
@@ -40,6 +50,30 @@ def run(command: list[str]) -> tuple[str, float, float]:
 def nimkit_value(rows: int, cols: int) -> tuple[int, float, float]:
     out, elapsed, mb = run([sys.executable, "-c", NIMKIT, str(rows), str(cols)])
     return int(out.split()[-1]), elapsed, mb
+
+
+def misere_outcome(rows: int, cols: int, threads: str | None) -> tuple[str, float, float]:
+    env = dict(os.environ)
+    if threads is not None:
+        env["RAYON_NUM_THREADS"] = threads
+    out, elapsed, mb = run([sys.executable, "-c", MISERE, str(rows), str(cols)], env)
+    return out.split()[-1], elapsed, mb
+
+
+def misere(boards: str, repeat: int) -> None:
+    header = ("board", 6), ("outcome", 7), ("1 thread s", 11), ("MB", 6), ("all s", 8), ("MB", 6)
+    print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
+    for board in boards.split(","):
+        rows, cols = (int(x) for x in board.split("x"))
+        one, every = [], []
+        for _ in range(repeat):
+            one.append(misere_outcome(rows, cols, "1"))
+            every.append(misere_outcome(rows, cols, None))
+        (outcome, t1, mb1), (other, t, mb) = (min(r, key=lambda r: r[1]) for r in (one, every))
+        if outcome != other:
+            raise SystemExit(f"{board}: one thread says {outcome}, all threads {other}")
+        times = f"{t1:>11.2f} {mb1:>6.0f} {t:>8.2f} {mb:>6.0f}"
+        print(f"{board:>6} {outcome:>7} {times} {t1 / t:>5.2f}x", flush=True)
 
 
 def igsolve_value(path: str, rows: int, cols: int) -> tuple[int, float, float]:
@@ -59,8 +93,12 @@ def main() -> None:
     parser.add_argument("--boards", default="4x9,5x7,3x14,5x8")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--igsolve", default=shutil.which("igsolve"))
+    parser.add_argument("--misere", action="store_true", help="one thread against all, misère")
     args = parser.parse_args()
     print(describe())
+    if args.misere:
+        misere(args.boards, args.repeat)
+        return
     header = ("board", 6), ("value", 5), ("nimkit s", 9), ("MB", 6), ("igsolve s", 10), ("MB", 6)
     print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
     for board in args.boards.split(","):
