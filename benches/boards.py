@@ -9,10 +9,12 @@ peak memory of each process, and checks that both give the same value. Without
 ``igsolve`` it times nimkit alone.
 
     python benches/boards.py --misere [--boards 5x7,6x6,4x9]
+    python benches/boards.py --winning-moves [--boards 4x9,5x7,5x8]
 
 ``igsolve`` plays normal play only: ``--misere`` times nimkit's misère outcome of each
 board on one thread (``RAYON_NUM_THREADS=1``) against all of rayon's threads, each a
-fresh process, alternating, and checks that both give the same outcome.
+fresh process, alternating, and checks that both give the same outcome;
+``--winning-moves`` does the same for the normal-play winning moves (their count).
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ NIMKIT = "import sys, nimkit as nk; print(nk.Cram(int(sys.argv[1]), int(sys.argv
 MISERE = (
     "import sys, nimkit as nk; "
     "print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).outcome(misere=True).value)"
+)
+WINNING_MOVES = (
+    "import sys, nimkit as nk; "
+    "print(len(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).winning_moves()))"
 )
 
 
@@ -52,28 +58,29 @@ def nimkit_value(rows: int, cols: int) -> tuple[int, float, float]:
     return int(out.split()[-1]), elapsed, mb
 
 
-def misere_outcome(rows: int, cols: int, threads: str | None) -> tuple[str, float, float]:
+def on_threads(script: str, rows: int, cols: int, threads: str | None) -> tuple[str, float, float]:
     env = dict(os.environ)
     if threads is not None:
         env["RAYON_NUM_THREADS"] = threads
-    out, elapsed, mb = run([sys.executable, "-c", MISERE, str(rows), str(cols)], env)
+    out, elapsed, mb = run([sys.executable, "-c", script, str(rows), str(cols)], env)
     return out.split()[-1], elapsed, mb
 
 
-def misere(boards: str, repeat: int) -> None:
-    header = ("board", 6), ("outcome", 7), ("1 thread s", 11), ("MB", 6), ("all s", 8), ("MB", 6)
+def one_against_all(script: str, what: str, boards: str, repeat: int) -> None:
+    """`script`'s answer on each board, one thread against all of rayon's."""
+    header = ("board", 6), (what, 7), ("1 thread s", 11), ("MB", 6), ("all s", 8), ("MB", 6)
     print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
     for board in boards.split(","):
         rows, cols = (int(x) for x in board.split("x"))
         one, every = [], []
         for _ in range(repeat):
-            one.append(misere_outcome(rows, cols, "1"))
-            every.append(misere_outcome(rows, cols, None))
-        (outcome, t1, mb1), (other, t, mb) = (min(r, key=lambda r: r[1]) for r in (one, every))
-        if outcome != other:
-            raise SystemExit(f"{board}: one thread says {outcome}, all threads {other}")
+            one.append(on_threads(script, rows, cols, "1"))
+            every.append(on_threads(script, rows, cols, None))
+        (answer, t1, mb1), (other, t, mb) = (min(r, key=lambda r: r[1]) for r in (one, every))
+        if answer != other:
+            raise SystemExit(f"{board}: one thread says {answer}, all threads {other}")
         times = f"{t1:>11.2f} {mb1:>6.0f} {t:>8.2f} {mb:>6.0f}"
-        print(f"{board:>6} {outcome:>7} {times} {t1 / t:>5.2f}x", flush=True)
+        print(f"{board:>6} {answer:>7} {times} {t1 / t:>5.2f}x", flush=True)
 
 
 def igsolve_value(path: str, rows: int, cols: int) -> tuple[int, float, float]:
@@ -94,10 +101,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--igsolve", default=shutil.which("igsolve"))
     parser.add_argument("--misere", action="store_true", help="one thread against all, misère")
+    parser.add_argument(
+        "--winning-moves", action="store_true", help="one thread against all, winning moves"
+    )
     args = parser.parse_args()
     print(describe())
     if args.misere:
-        misere(args.boards, args.repeat)
+        one_against_all(MISERE, "outcome", args.boards, args.repeat)
+        return
+    if args.winning_moves:
+        one_against_all(WINNING_MOVES, "moves", args.boards, args.repeat)
         return
     header = ("board", 6), ("value", 5), ("nimkit s", 9), ("MB", 6), ("igsolve s", 10), ("MB", 6)
     print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")

@@ -261,3 +261,41 @@ def test_misere_searches_past_32_cells_are_alike_on_several_threads(threads):
         "cram, 32 cells and no move": "N",
         "bounded": True,
     }
+
+
+#: Runs in a fresh process with rayon's threads set: normal-play outcomes and
+#: winning moves of positions with a part of 32 cells or more (the threads ask that
+#: part's options whether they have the one value that makes the sum 0); the value,
+#: and the winning moves again as the options of value 0 (but where those values
+#: take seconds).
+OUTCOME_THREADS_SCRIPT = """
+import json, networkx as nx, nimkit as nk
+games = {
+    "cram 3 x 11": nk.Cram(3, 11),
+    "cram 3 x 12": nk.Cram(3, 12),
+    "cram 4 x 7 beside 4 x 3": nk.Cram([".......#..."] * 4),
+    "cram 5 x 7 beside 5 x 2": nk.Cram([".......#.."] * 5),
+    "node kayles 5 x 7": nk.NodeKayles(nx.grid_2d_graph(5, 7)),
+}
+found = {}
+for name, game in games.items():
+    moves = game.winning_moves()
+    valued = moves and name != "cram 3 x 12"
+    lost = [o for o in game.options() if o.grundy() == 0] if valued else moves
+    found[name] = [game.outcome().value, game.grundy(), len(moves), set(moves) == set(lost)]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_outcomes_past_32_cells_are_alike_on_several_threads(threads):
+    # Cram 3 x 11 is 0 and 3 x 12 is 1 (Lemoine and Viennot; test_boards.py), 5 x 7
+    # is 1 (Uiterwijk) and 2 x 5 is 1, so the fourth board is lost; the counts of
+    # winning moves are one thread's, the same as the options of value 0.
+    assert _run_with_threads(threads, OUTCOME_THREADS_SCRIPT) == {
+        "cram 3 x 11": ["P", 0, 0, True],
+        "cram 3 x 12": ["N", 1, 25, True],
+        "cram 4 x 7 beside 4 x 3": ["N", 2, 18, True],
+        "cram 5 x 7 beside 5 x 2": ["P", 0, 0, True],
+        "node kayles 5 x 7": ["N", 2, 7, True],
+    }

@@ -859,33 +859,58 @@ fn ask_in<const W: usize>(
         let mut small = 0;
         grid.each_component(cells, |c| parts.push(c), &mut small);
         let mut mine = Private::new(table)?;
-        if let Ask::Is(target) = ask {
-            let mut search = Search::new(grid, &mut mine, budget, report)?;
-            return Ok(match search.sum_is(&parts, target ^ small)? {
-                Ok(is) => Some(u64::from(is)),
-                Err(Wide) => None,
-            });
-        }
-        let mut value = u64::from(small);
         let threads = parallel::threads();
-        for part in &parts {
-            let found = if threads > 1 && grid.size(part) >= parallel::FROM_SIZE {
-                parallel::value(grid, mine.values(), part, threads, budget, report)?
+        let shared =
+            |grid: &Grid<W>, part: &Cells<W>| threads > 1 && grid.size(part) >= parallel::FROM_SIZE;
+        if let Ask::Is(target) = ask {
+            let hardest = (0..parts.len()).max_by_key(|&i| grid.size(&parts[i]));
+            match hardest {
+                // Asked on the threads, last.
+                Some(i) if shared(grid, &parts[i]) => {
+                    let last = parts.len() - 1;
+                    parts.swap(i, last);
+                }
+                _ => {
+                    let mut search = Search::new(grid, &mut mine, budget, report)?;
+                    return Ok(match search.sum_is(&parts, target ^ small)? {
+                        Ok(is) => Some(u64::from(is)),
+                        Err(Wide) => None,
+                    });
+                }
+            }
+        }
+        // Every part valued; asked whether the sum is `target`, the last only whether
+        // it has the one value that makes it so.
+        let mut value = small;
+        for (i, part) in parts.iter().enumerate() {
+            let upto = match ask {
+                Ask::Is(target) if i + 1 == parts.len() => target ^ value,
+                _ => u32::MAX,
+            };
+            let found = if shared(grid, part) {
+                parallel::value(grid, mine.values(), part, upto, threads, budget, report)?
             } else {
-                Search::new(grid, &mut mine, budget, report)?.value(part)?
+                Search::new(grid, &mut mine, budget, report)?
+                    .value(part)?
+                    .map(Some)
             };
             match found {
-                Ok(v) => value ^= u64::from(v),
+                Ok(Some(v)) => value ^= v,
+                Ok(None) => return Ok(Some(0)),
                 Err(Wide) => return Ok(None),
             }
         }
-        Ok(Some(value))
+        Ok(Some(match ask {
+            Ask::Value => u64::from(value),
+            Ask::Is(target) => u64::from(value == target),
+        }))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::pruned::full;
 
     /// The bitboard search with no end-game database, against the database (itself
     /// checked against a plain recursion) on every set of cells of small boards.
@@ -974,7 +999,7 @@ mod tests {
                     .unwrap()
                     .value(part)
             } else {
-                parallel::value(grid, map, part, threads, budget, &|_| {})
+                parallel::value(grid, map, part, u32::MAX, threads, budget, &|_| {}).map(full)
             };
             value ^= found.unwrap().ok().unwrap();
         }

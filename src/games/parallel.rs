@@ -2,7 +2,8 @@
 //!
 //! The search is `pruned`'s, by aspiration: for v = 0, 1, ... a round asks every
 //! option of the component whether it has value v, and a round no option ends gives
-//! the value. In a round each thread takes a run of the options, in the order one
+//! the value (whether a component has value t asks about 0 to t alone, an outcome
+//! about 0). In a round each thread takes a run of the options, in the order one
 //! search would ask them (easiest first), and asks them one at a time from its
 //! front; a thread whose run is done takes options from the back of the longest
 //! run left. Options next to each other share the most positions, so a thread
@@ -55,15 +56,17 @@ fn quiet(_: usize) {}
 /// The value of `part` searched by `threads` threads (the caller's among them) that
 /// read `table` and share what they learn, entered in `table` at the end (also when
 /// the search fails: Ctrl-C keeps what was learned); `report` hears its size now
-/// and then.
+/// and then. The rounds stop after asking about `upto` (an outcome asks about 0
+/// alone): None if the value is larger.
 pub fn value<S>(
     game: &mut S,
     table: &mut FxHashMap<S::Key, u32>,
     part: &S::Part,
+    upto: u32,
     threads: usize,
     budget: Budget,
     report: &(dyn Fn(usize) + Sync),
-) -> Result<std::result::Result<u32, Wide>>
+) -> Result<Answer>
 where
     S: Split + Clone + Send,
     S::Part: Send + Sync,
@@ -82,10 +85,12 @@ where
             helpers.push(Search::new(game, view, budget, &quiet)?.watching(stop.clone(), false));
         }
         let mut root = match first.root(part)? {
-            Begun::Done(found) => return Ok(found),
+            Begun::Done(found) => return Ok(found.map(Some)),
             Begun::Root(root) => root,
         };
-        let found = root.aspire(|v, root| round(&mut first, &mut helpers, &stop, root, v))?;
+        let found = root.aspire(upto, |v, root| {
+            round(&mut first, &mut helpers, &stop, root, v)
+        })?;
         first.end(root, found)
     })();
     table

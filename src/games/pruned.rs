@@ -80,6 +80,12 @@ pub struct Wide;
 /// What a search ends with: a value, "not in the set asked about", or `Wide`.
 pub type Answer = std::result::Result<Option<u32>, Wide>;
 
+/// The value an aspiration asked up to `u32::MAX` found (it finds one: `Wide` if
+/// it came to 64).
+pub fn full(answer: Answer) -> std::result::Result<u32, Wide> {
+    answer.and_then(|value| value.ok_or(Wide))
+}
+
 /// The candidates for a component's value: those below 64 as bits, the rest counted.
 #[derive(Clone, Copy, Debug)]
 struct Candidates {
@@ -205,12 +211,17 @@ pub enum Round {
 impl<P, K> Root<P, K> {
     /// The value by aspiration: for v = 0, 1, ... (but the values options are known
     /// to have) `round` asks the moves whether they have v; the first v none has is
-    /// the value.
+    /// the value. Asked only up to v = `upto`: None if every option of those has
+    /// one, and the value is larger.
     pub fn aspire(
         &mut self,
+        upto: u32,
         mut round: impl FnMut(u32, &mut Self) -> Result<Round>,
-    ) -> Result<std::result::Result<u32, Wide>> {
+    ) -> Result<Answer> {
         for v in 0..self.count as u32 {
+            if v > upto {
+                return Ok(Ok(None));
+            }
             if v >= 64 {
                 return Ok(Err(Wide));
             }
@@ -219,11 +230,12 @@ impl<P, K> Root<P, K> {
             }
             match round(v, self)? {
                 Round::Has => {}
-                Round::Lacks => return Ok(Ok(v)),
+                Round::Lacks => return Ok(Ok(Some(v))),
                 Round::Wide => return Ok(Err(Wide)),
             }
         }
-        Ok(Ok(self.count as u32))
+        let value = self.count as u32;
+        Ok(Ok((value <= upto).then_some(value)))
     }
 
     /// Take move `i`'s answer (`m`: the move as asking it left it) in a round asking
@@ -356,7 +368,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
             Begun::Done(found) => return Ok(found),
             Begun::Root(root) => root,
         };
-        let found = root.aspire(|v, root| {
+        let found = root.aspire(u32::MAX, |v, root| {
             let mut end = None;
             for i in 0..root.moves.len() {
                 let mut m = root.moves[i];
@@ -368,7 +380,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
             }
             Ok(root.sweep(end))
         })?;
-        self.end(root, found)
+        Ok(full(self.end(root, found)?))
     }
 
     /// Look a component up, or set up the search of its value: its options looked
@@ -429,14 +441,10 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
         Ok(answer.map(|found| found.map(|w| w ^ known)))
     }
 
-    /// The end of a root's search: its value entered.
-    pub fn end(
-        &mut self,
-        root: Root<S::Part, S::Key>,
-        found: std::result::Result<u32, Wide>,
-    ) -> Result<std::result::Result<u32, Wide>> {
+    /// The end of a root's search: its value, if found, entered.
+    pub fn end(&mut self, root: Root<S::Part, S::Key>, found: Answer) -> Result<Answer> {
         self.spend.release(root.bytes);
-        if let Ok(value) = found {
+        if let Ok(Some(value)) = found {
             self.remember(root.key, value)?;
             if let Some(alias) = root.alias {
                 self.remember(alias, value)?;
