@@ -92,6 +92,25 @@ def test_a_memory_error_saves_and_the_run_goes_on_from_it(tmp_path):
     assert nk.Cram(5, 6).grundy(checkpoint=tmp_path) == wanted
 
 
+def test_a_row_table_saves_its_board_and_goes_on_from_it(tmp_path):
+    # Stopped past max_memory in the middle of the row, cram_table saved what it
+    # learned, and the next call finishes the row from it: the values of the plain
+    # table (3 x 1 to 3 x 13 published: test_boards.py).
+    wanted = nk.cram_table(3, 14)
+    assert wanted[:13] == [1, 1, 0, 1, 1, 4, 1, 3, 1, 2, 0, 1, 2]
+    with pytest.raises(MemoryError):
+        nk.cram_table(3, 14, checkpoint=tmp_path, max_memory="1 MB")
+    stopped = board_checkpoint.read(tmp_path)
+    assert stopped["game"]["board"] == [3, 14]
+    assert stopped["entries"]["board"] > 1000
+    assert nk.cram_table(3, 14, checkpoint=tmp_path, every=0.05) == wanted
+    assert board_checkpoint.read(tmp_path)["entries"]["board"] > stopped["entries"]["board"]
+    # The board's checkpoint serves its positions too, and another row's is refused.
+    assert nk.Cram(3, 14).grundy(checkpoint=tmp_path) == wanted[-1]
+    with pytest.raises(ValueError, match="another game"):
+        nk.cram_table(3, 13, checkpoint=tmp_path)
+
+
 def test_other_games_and_damaged_checkpoints_are_refused(tmp_path):
     nk.Cram(3, 7).grundy(checkpoint=tmp_path)
     with pytest.raises(

@@ -512,6 +512,7 @@ def vertex_value(
     max_memory: int | None = None,
     seconds: float | None = None,
     progress: Any | None = None,
+    cells: list[int] | None = None,
 ) -> int | None: ...
 def vertex_tables(
     game: NativeGame,

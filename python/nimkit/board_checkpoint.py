@@ -8,8 +8,10 @@ disk, renamed over the old one), so that a run killed at any moment leaves the l
 save whole. It saves too on Ctrl-C, past ``max_memory`` and at the end. A later run
 with the same directory, of any position of the same game (the same graph or
 board, the same family), starts from the saved table; a checkpoint of another game
-is refused with a ValueError naming it, as is a damaged one. Misère play searches
-whole positions and is not saved.
+is refused with a ValueError naming it, as is a damaged one. ``cram_table(3, 20,
+checkpoint="dir/")`` saves the board of its row, 3 x 20, the same way (each width
+done is then read back at once). Misère play searches whole positions and is not
+saved.
 
 >>> import tempfile, nimkit as nk
 >>> with tempfile.TemporaryDirectory() as d:
@@ -25,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
-from ._progress import counter
+from ._progress import Counter, counter
 
 if TYPE_CHECKING:
     from .boards import _Deleting
@@ -134,23 +137,53 @@ def run(
 ) -> int:
     """The value of ``game``, searched in steps of ``every`` seconds with a save after
     each (and on Ctrl-C and MemoryError), from what ``directory`` holds."""
-    if not every >= 0:
-        raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
-    Path(directory).mkdir(parents=True, exist_ok=True)
-    load(game, directory)
     bar = counter(None, "components valued") if progress else None
     try:
-        while True:
-            value: int | None = _core.vertex_value(game._native, max_memory, every, bar)
-            save(game, directory)
-            if value is not None:
-                return value
-    except (KeyboardInterrupt, MemoryError):
-        save(game, directory)
-        raise
+        with Saving(game, directory, every, max_memory) as saving:
+            return saving.value(bar)
     finally:
         if bar is not None:
             bar.close()
+
+
+class Saving:
+    """Searches of ``game`` from what ``directory`` holds (loaded here), which save
+    what they learned there every ``every`` seconds of search (counted across
+    searches), and once more as the ``with`` block ends, whatever ends it (Ctrl-C,
+    MemoryError or the end)."""
+
+    def __init__(
+        self,
+        game: _Deleting,
+        directory: str | os.PathLike[str],
+        every: float,
+        max_memory: int | None,
+    ) -> None:
+        if not every >= 0:
+            raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        load(game, directory)
+        self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
+        self.saved = time.monotonic()
+
+    def __enter__(self) -> Saving:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.save()
+
+    def value(self, bar: Counter | None = None, cells: list[int] | None = None) -> int:
+        """The value of the game (or of the vertices ``cells`` of its graph)."""
+        while True:
+            left = max(0.0, self.every - (time.monotonic() - self.saved))
+            value = _core.vertex_value(self.game._native, self.max_memory, left, bar, cells)
+            if value is not None:
+                return value
+            self.save()
+
+    def save(self) -> None:
+        save(self.game, self.directory)
+        self.saved = time.monotonic()
 
 
 def _describe(game: dict[str, Any]) -> str:

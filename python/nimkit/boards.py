@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import _core
-from ._progress import counter
+from ._progress import Counter, counter
 from .games import ImpartialGame, _with_bar
 from .position import Outcome
 from .rules import DEFAULT_MAX_POSITIONS
@@ -429,20 +429,51 @@ def cram_table(
     progress: bool = False,
     *,
     max_memory: Memory = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    every: float = 600.0,
 ) -> list[int]:
     """The Grundy values of the ``rows`` x n Cram rectangles for n = 1 to ``max_cols``,
     searched on one board so that every shape is met once for the whole row (a
     progress bar over the widths; Ctrl-C stops it; MemoryError past ``max_memory``).
+
+    ``checkpoint``: a directory where the search saves what it learned every
+    ``every`` seconds, on Ctrl-C, past ``max_memory`` and at the end; a later call
+    with the same directory (and the same ``rows`` and ``max_cols``: the checkpoint
+    is that board's, see ``nimkit.board_checkpoint``) starts from it, the widths
+    done before read back from the table at once.
 
     >>> cram_table(2, 6)
     [1, 0, 1, 0, 1, 0]
     """
     r, c = _size(rows, "rows"), _size(max_cols, "max_cols")
     memory = memory_bytes(max_memory)
-    if not progress:
-        return _core.cram_table(r, c, None, memory)
-    bar = counter(c, f"Cram {r} x n")
+    bar = counter(c, f"Cram {r} x n") if progress else None
     try:
-        return _core.cram_table(r, c, bar, memory)
+        if checkpoint is None:
+            return _core.cram_table(r, c, bar, memory)
+        return _saved_row(r, c, checkpoint, every, memory, bar)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
+
+
+def _saved_row(
+    rows: int,
+    cols: int,
+    directory: str | os.PathLike[str],
+    every: float,
+    max_memory: int | None,
+    bar: Counter | None,
+) -> list[int]:
+    """``cram_table`` with a checkpoint: each width's rectangle valued on the board
+    ``rows`` x ``cols`` (cell (i, j) its vertex i * cols + j)."""
+    from . import board_checkpoint
+
+    values = []
+    with board_checkpoint.Saving(Cram(rows, cols), directory, every, max_memory) as saving:
+        for n in range(1, cols + 1):
+            cells = [i * cols + j for i in range(rows) for j in range(n)]
+            values.append(saving.value(cells=cells))
+            if bar is not None:
+                bar(n)
+    return values

@@ -67,19 +67,26 @@ pub fn board_size(game: PyRef<'_, PyNativeGame>) -> PyResult<(usize, usize)> {
     }
 }
 
-/// The normal-play value of a game on a graph or board, its searches holding at most
-/// `max_memory` bytes, searched for at most `seconds` (None: to the end): None when
-/// the time ran out first (what the search learned is kept: ask again to go on).
+/// The normal-play value of a game on a graph or board (or of the vertices `cells`
+/// of its graph, sharing its tables), its searches holding at most `max_memory`
+/// bytes, searched for at most `seconds` (None: to the end): None when the time ran
+/// out first (what the search learned is kept: ask again to go on).
 #[pyfunction]
-#[pyo3(signature = (game, max_memory=None, seconds=None, progress=None))]
+#[pyo3(signature = (game, max_memory=None, seconds=None, progress=None, cells=None))]
 pub fn vertex_value(
     py: Python<'_>,
     game: PyRef<'_, PyNativeGame>,
     max_memory: Option<UInt>,
     seconds: Option<f64>,
     progress: Option<Py<PyAny>>,
+    cells: Option<Vec<UInt>>,
 ) -> PyResult<Option<u64>> {
-    let (engine, _, position) = played(&game)?;
+    let (engine, _, played) = played(&game)?;
+    let chosen = match cells {
+        Some(cells) => Some(engine.set_of(&cells.iter().map(|c| c.0).collect::<Vec<_>>())?),
+        None => None,
+    };
+    let position = chosen.as_ref().unwrap_or(played);
     let until = match seconds {
         None => None,
         Some(s) if s.is_finite() && s >= 0.0 => {
