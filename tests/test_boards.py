@@ -158,15 +158,25 @@ def test_larger_published_cram_boards(rows, cols):
 
 
 def test_a_row_of_boards_shares_one_search():
-    # cram_table searches 3 x n for every n on one board 13 wide: the same values as
+    # cram_table searches 3 x n for every n on one board 15 wide: the same values as
     # each board searched on its own, upright and lying.
-    table = nk.cram_table(3, 13)
+    table = nk.cram_table(3, 15)
     assert table[:10] == [nk.Cram(3, n).grundy() for n in range(1, 11)]
     assert table[:10] == [nk.Cram(n, 3).grundy() for n in range(1, 11)]
     # 3 x 1..3 x 8: Schneider, "Das Spiel Juvavum" (master's thesis, Salzburg 2009,
     # results table); 3 x 9 to 3 x 13 as Beling's igsolve computes them (built from
-    # beling/impartial-games at 07a34e6, run here).
-    assert table == [1, 1, 0, 1, 1, 4, 1, 3, 1, 2, 0, 1, 2]
+    # beling/impartial-games at 07a34e6, run here), and 3 x 14 and 3 x 15 as
+    # igsolve 0.1.2 does (the guide's table against it).
+    assert table == [1, 1, 0, 1, 1, 4, 1, 3, 1, 2, 0, 1, 2, 3, 1]
+
+
+@pytest.mark.research
+@pytest.mark.parametrize(("rows", "cols"), [(3, 16), (6, 7)])
+def test_the_longest_cram_searches_the_readme_shows(rows, cols):
+    # Minutes each on two cores (the guide). 3 x 16 is 4 as igsolve 0.1.2 finds it
+    # (run here: the guide's table against it); 6 x 7 is 5 in Beling's table.
+    wanted = {(3, 16): 4, (6, 7): BELING[6, 7]}
+    assert nk.Cram(rows, cols).grundy() == wanted[rows, cols]
 
 
 def test_node_kayles_on_3_by_n_grids():
