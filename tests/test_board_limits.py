@@ -149,6 +149,37 @@ def test_other_games_and_damaged_checkpoints_are_refused(tmp_path):
         nk.Cram(3, 7).grundy(checkpoint=tmp_path / "new", every=-1)
 
 
+def test_checkpoint_arguments_and_files_that_are_not_checkpoints(tmp_path):
+    # An empty file, or one whose description is not the checkpoint's, is damaged.
+    for meta in ("", json.dumps([1]), json.dumps({"format": 1, "game": {}, "entries": 3})):
+        damaged = tmp_path / f"damaged{len(meta)}"
+        damaged.mkdir()
+        if meta:
+            np.savez(damaged / "table.npz", meta=np.array(meta))
+        else:
+            (damaged / "table.npz").write_bytes(b"")
+        with pytest.raises(ValueError, match="damaged"):
+            nk.cram_table(2, 4, checkpoint=damaged)
+    # The directory asked for, and the time between saves, are checked first.
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(NotADirectoryError, match="not a directory"):
+        nk.cram_table(2, 4, checkpoint=afile)
+    with pytest.raises(ValueError, match="must name a directory"):
+        nk.cram_table(2, 4, checkpoint="")
+    with pytest.raises(ValueError, match="every must be"):
+        nk.cram_table(2, 4, checkpoint=tmp_path / "new", every=True)
+    with pytest.raises(TypeError, match="rows must be a whole number"):
+        nk.cram_table(2.0, 4, checkpoint=tmp_path / "new")  # type: ignore[arg-type]
+    # A board too large is refused before a list of its cells is made.
+    with pytest.raises(ValueError, match="cells"):
+        nk.cram_table(5000, 5000, checkpoint=tmp_path / "new")
+    # every=inf: a save at the end only; each save replaces the table, leaving no other file.
+    assert nk.cram_table(2, 6, checkpoint=tmp_path / "inf", every=float("inf")) == [1, 0] * 3
+    assert nk.cram_table(2, 6, checkpoint=tmp_path / "inf", every=0) == [1, 0] * 3
+    assert os.listdir(tmp_path / "inf") == ["table.npz"]
+
+
 def test_a_killed_run_resumes_from_its_last_save(tmp_path):
     # Killed whenever it is, the run leaves a whole checkpoint (or none yet), and the
     # next run ends with the value. A fast machine may finish first: still a resume.

@@ -124,3 +124,27 @@ def test_ctrl_c_interrupts_long_native_work(code):
     assert answer == "interrupted", (code, answer, out, err)
     assert waited < ANSWER, f"{code} took {waited:.2f} s to answer Ctrl-C"
     assert err.strip().splitlines()[-1] == "KeyboardInterrupt"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Python's SIGINT handler in a subprocess")
+def test_ctrl_c_in_a_progress_callback_stops_the_search():
+    # Ctrl-C raises KeyboardInterrupt in whatever Python code runs when it comes: in a
+    # progress bar's update, which the search calls, it must still stop the search
+    # (a display error does not). The callback raises it as Ctrl-C would there.
+    script = "\n".join(
+        [
+            RESTORE_SIGINT,
+            "import nimkit as nk",
+            "def bar(n):",
+            "    raise KeyboardInterrupt",
+            "try:",
+            "    nk._core.vertex_value(nk.Cram(5, 9)._native, progress=bar)",
+            "except KeyboardInterrupt:",
+            "    print('interrupted')",
+            "else:",
+            "    print('finished')",
+        ]
+    )
+    command = [sys.executable, "-c", script]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert run.stdout.strip() == "interrupted", run.stderr

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -71,18 +73,25 @@ def read(directory: str | os.PathLike[str]) -> dict[str, Any]:
     path = Path(directory) / FILE
     try:
         with np.load(path, allow_pickle=False) as saved:
-            meta = dict(json.loads(str(saved["meta"])))
-        if meta.get("format") != FORMAT or not isinstance(meta.get("game"), dict):
+            meta = json.loads(str(saved["meta"]))
+        entries = meta.get("entries") if isinstance(meta, dict) else None
+        if (
+            not isinstance(entries, dict)
+            or meta.get("format") != FORMAT
+            or not isinstance(meta.get("game"), dict)
+            or not all(type(n) is int and n >= 0 for n in entries.values())
+        ):
             raise ValueError
     except FileNotFoundError:
         raise ValueError(f"{path}: no checkpoint there") from None
-    except (ValueError, KeyError, OSError, zipfile.BadZipFile):
+    except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile):
         raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
-    return meta
+    return dict(meta)
 
 
 def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
-    """Save what the searches of ``game`` learned in ``directory``, atomically."""
+    """Save what the searches of ``game`` learned in ``directory``, atomically: written
+    to a file of this run's own, flushed to disk, then renamed over the old one."""
     path = Path(directory) / FILE
     arrays: dict[str, Any] = {}
     entries = {}
@@ -92,12 +101,16 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
         entries[name] = len(values)
     meta = {"format": FORMAT, "game": fingerprint(game), "entries": entries}
     arrays["meta"] = np.array(json.dumps(meta))
-    partial = path.with_name(FILE + ".partial")
-    with open(partial, "wb") as file:
-        np.savez(file, **arrays)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
+    handle, partial = tempfile.mkstemp(prefix=FILE + ".", suffix=".partial", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, **arrays)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
@@ -159,9 +172,16 @@ class Saving:
         every: float,
         max_memory: int | None,
     ) -> None:
-        if not every >= 0:
+        if isinstance(every, bool) or not every >= 0:
             raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
-        Path(directory).mkdir(parents=True, exist_ok=True)
+        if str(directory) == "":
+            raise ValueError("checkpoint must name a directory, not ''")
+        try:
+            Path(directory).mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise NotADirectoryError(f"checkpoint {str(directory)!r} is not a directory") from None
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise PermissionError(f"cannot write a checkpoint in {str(directory)!r}")
         load(game, directory)
         self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
         self.saved = time.monotonic()
@@ -176,7 +196,8 @@ class Saving:
         """The value of the game (or of the vertices ``cells`` of its graph)."""
         while True:
             left = max(0.0, self.every - (time.monotonic() - self.saved))
-            value = _core.vertex_value(self.game._native, self.max_memory, left, bar, cells)
+            seconds = None if math.isinf(left) else left  # every=inf: no saves on the way
+            value = _core.vertex_value(self.game._native, self.max_memory, seconds, bar, cells)
             if value is not None:
                 return value
             self.save()
@@ -187,9 +208,10 @@ class Saving:
 
 
 def _describe(game: dict[str, Any]) -> str:
+    board = game.get("board")
     where = (
-        f"a {game['board'][0]} x {game['board'][1]} board"
-        if game.get("board")
+        f"a {board[0]} x {board[1]} board"
+        if isinstance(board, list) and len(board) == 2
         else f"a graph of {game.get('vertices')} vertices and {game.get('edges')} edges"
     )
     return f"{game.get('family')} on {where}"

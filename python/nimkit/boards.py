@@ -9,6 +9,7 @@ symmetries); misère play, which has no XOR rule, searches whole positions.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -342,16 +343,17 @@ class Cram(_Deleting):
     def __init__(self, rows: SupportsIndex | Iterable[str], cols: SupportsIndex | None = None):
         if isinstance(rows, (str, bytes)):
             raise TypeError("a shaped board is a list of rows, e.g. ['..#', '...']")
+        empty: list[int] | None
         if cols is not None:
             if isinstance(rows, Iterable):
                 raise TypeError("Cram(rows, cols) takes two whole numbers")
             r, c = _size(rows, "rows"), _size(cols, "cols")
-            empty = list(range(r * c))
+            empty = None  # every cell
         elif isinstance(rows, Iterable):
             r, c, empty = _shaped(list(rows))
         else:
             raise TypeError("Cram(rows, cols) or Cram(['..#', '...'])")
-        object.__setattr__(self, "_native", _core.native_game("cram", (r, c, list(empty))))
+        object.__setattr__(self, "_native", _core.native_game("cram", (r, c, empty)))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -399,7 +401,10 @@ class Cram(_Deleting):
 def _size(value: SupportsIndex, name: str) -> int:
     if isinstance(value, bool):
         raise TypeError(f"{name} must be a whole number, not bool")
-    size = int(value.__index__())
+    try:
+        size = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {value!r}") from None
     if size < 1:
         raise ValueError(f"{name} must be at least 1, not {size}")
     return size

@@ -100,8 +100,16 @@ native_families! {
     "arc_kayles" => |_py, vertices: UInt<usize>, edges: Vec<(UInt, UInt)>, grid: Option<(UInt<usize>, UInt<usize>)>, left: Vec<UInt>, names: Py<PyAny>| {
         on_graph(graph::<ArcKaylesRule>(vertices, &edges, grid)?.tagged(Arc::new(names)), &left)?
     };
-    "cram" => |_py, rows: UInt<usize>, cols: UInt<usize>, empty: Vec<UInt>| {
-        on_graph(Cram::board(rows.0, cols.0)?, &empty)?
+    "cram" => |_py, rows: UInt<usize>, cols: UInt<usize>, empty: Option<Vec<UInt>>| {
+        let board = Cram::board(rows.0, cols.0)?;
+        match empty {
+            Some(empty) => on_graph(board, &empty)?,
+            // Every cell: the board's size is checked before any list of its cells is made.
+            None => {
+                let all = board.engine().all();
+                at(board, all)
+            }
+        }
     };
     "defined" => |py, state: Bound<'_, PyAny>, options: Option<Py<PyAny>>| {
         defined_game(py, &state, options)?.0

@@ -42,10 +42,7 @@ pub(super) fn ask<T: Send>(
     let bar = progress.map(|bar| bar.clone().unbind());
     let report = |found: usize| {
         if let Some(bar) = &bar {
-            Python::attach(|py| {
-                // A display error must not stop the search.
-                let _ = bar.bind(py).call1((found,));
-            });
+            super::progress::tell(bar, found);
         }
     };
     let limits = Limits {

@@ -104,10 +104,7 @@ pub fn vertex_value(
     };
     let report = |n: usize| {
         if let Some(bar) = &progress {
-            Python::attach(|py| {
-                // A display error must not stop the search.
-                let _ = bar.bind(py).call1((n,));
-            });
+            super::progress::tell(bar, n);
         }
     };
     match py.detach(|| engine.value(position, budget, &report)) {
@@ -188,10 +185,7 @@ pub fn cram_table(
     };
     let mut report = |n: usize| {
         if let Some(bar) = &progress {
-            Python::attach(|py| {
-                // A display error must not stop the search.
-                let _ = bar.bind(py).call1((n,));
-            });
+            super::progress::tell(bar, n);
         }
     };
     Ok(py.detach(|| cram::table(rows.0, max_cols.0, budget, &mut report))?)
