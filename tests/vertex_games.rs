@@ -91,8 +91,9 @@ impl Brute {
 }
 
 fn set(engine: &Deletion, mask: u32) -> Bits {
-    let vertices: Vec<u64> = (0..32).filter(|&v| mask >> v & 1 == 1).collect();
-    engine.set_of(&vertices).unwrap()
+    engine
+        .set_of((0..32).filter(|&v| mask >> v & 1 == 1))
+        .unwrap()
 }
 
 /// Every subset of the graph's vertices, both endings, against the brute force; and
@@ -237,10 +238,16 @@ fn wide_boards_equal_the_general_engine() {
                 let cells: Vec<u64> = (0..(rows * cols) as u64)
                     .filter(|_| rng.random_bool(p))
                     .collect();
-                let on_board =
-                    board.value(&board.set_of(&cells).unwrap(), Budget::default(), &|_| {});
-                let on_graph =
-                    general.value(&general.set_of(&cells).unwrap(), Budget::default(), &|_| {});
+                let on_board = board.value(
+                    &board.set_of(cells.iter().copied()).unwrap(),
+                    Budget::default(),
+                    &|_| {},
+                );
+                let on_graph = general.value(
+                    &general.set_of(cells.iter().copied()).unwrap(),
+                    Budget::default(),
+                    &|_| {},
+                );
                 assert_eq!(
                     on_board.unwrap(),
                     on_graph.unwrap(),
@@ -460,7 +467,7 @@ fn isomorphic_components_share_their_key() {
         let fresh = Deletion::new(28, &both, moves, Canon::Labels).unwrap();
         let mut sizes = Vec::new();
         for vertices in &halves {
-            let set = fresh.set_of(vertices).unwrap();
+            let set = fresh.set_of(vertices.iter().copied()).unwrap();
             assert_eq!(
                 fresh.value(&set, Budget::default(), &|_| {}).unwrap(),
                 wanted
@@ -480,7 +487,7 @@ fn isomorphic_components_share_their_key() {
     let cycle_value = u64::from(dawson == 0);
     let mut learned = Vec::new();
     for half in [0..70, 70..140] {
-        let set = pair.set_of(&half.collect::<Vec<u64>>()).unwrap();
+        let set = pair.set_of(half).unwrap();
         let value = pair.value(&set, Budget::default(), &|_| {}).unwrap();
         assert_eq!(value, cycle_value);
         learned.push(

@@ -35,10 +35,8 @@ pub fn table(
     let engine = cram.engine();
     let mut values = crate::base::alloc::with_capacity(max_cols)?;
     for n in 1..=max_cols {
-        let cells: Vec<u64> = (0..rows)
-            .flat_map(|r| (0..n).map(move |c| (r * max_cols + c) as u64))
-            .collect();
-        values.push(engine.value(&engine.set_of(&cells)?, budget, &|_| {})?);
+        let cells = (0..rows).flat_map(|r| (0..n).map(move |c| (r * max_cols + c) as u64));
+        values.push(engine.value(&engine.set_of(cells)?, budget, &|_| {})?);
         report(n);
     }
     Ok(values)

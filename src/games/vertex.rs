@@ -269,9 +269,9 @@ impl Deletion {
     }
 
     /// The set of `vertices`, refused if one is not a vertex of the graph.
-    pub fn set_of(&self, vertices: &[u64]) -> Result<Bits> {
+    pub fn set_of(&self, vertices: impl IntoIterator<Item = u64>) -> Result<Bits> {
         let mut set: Bits = SmallVec::from_elem(0u64, self.vertices.div_ceil(64));
-        for &v in vertices {
+        for v in vertices {
             if v >= self.vertices as u64 {
                 return Err(VertexError::NoSuchVertex {
                     vertex: v,

@@ -135,8 +135,7 @@ fn graph<R: vertex::Rule>(
 
 /// A game on a graph at the set of `vertices`.
 fn on_graph<R: vertex::Rule>(game: OnGraph<R>, vertices: &[UInt]) -> PyResult<GameRef> {
-    let numbers: Vec<u64> = vertices.iter().map(|v| v.0).collect();
-    let set = game.engine().set_of(&numbers)?;
+    let set = game.engine().set_of(vertices.iter().map(|v| v.0))?;
     Ok(at(game, set))
 }
 

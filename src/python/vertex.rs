@@ -83,7 +83,7 @@ pub fn vertex_value(
 ) -> PyResult<Option<u64>> {
     let (engine, _, played) = played(&game)?;
     let chosen = match cells {
-        Some(cells) => Some(engine.set_of(&cells.iter().map(|c| c.0).collect::<Vec<_>>())?),
+        Some(cells) => Some(engine.set_of(cells.iter().map(|c| c.0))?),
         None => None,
     };
     let position = chosen.as_ref().unwrap_or(played);
