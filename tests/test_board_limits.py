@@ -84,6 +84,18 @@ def test_a_checkpoint_serves_every_position_of_its_game(tmp_path):
     assert nk.Cram(shaped).grundy(checkpoint=tmp_path) == nk.Cram(shaped).grundy()
 
 
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="file modes are POSIX's")
+def test_a_checkpoint_has_the_mode_the_umask_gives(tmp_path):
+    for mask, mode in ((0o022, 0o644), (0o077, 0o600)):
+        old = os.umask(mask)
+        try:
+            nk.Cram(3, 5).grundy(checkpoint=tmp_path)
+        finally:
+            os.umask(old)
+        assert (tmp_path / board_checkpoint.FILE).stat().st_mode & 0o777 == mode
+        assert os.listdir(tmp_path) == [board_checkpoint.FILE]
+
+
 def test_a_memory_error_saves_and_the_run_goes_on_from_it(tmp_path):
     wanted = nk.Cram(5, 6).grundy()
     with pytest.raises(MemoryError):
@@ -201,6 +213,51 @@ def test_a_killed_run_resumes_from_its_last_save(tmp_path):
     assert nk.Cram(5, 7).grundy(checkpoint=tmp_path) == nk.cram_table(5, 7)[-1]
 
 
+SIGTERM_SCRIPT = """
+import sys, nimkit as nk
+from nimkit import board_checkpoint
+heard = []
+def searching(entries):
+    if not heard:
+        heard.append(entries)
+        print("searching", flush=True)
+with board_checkpoint.Saving(nk.Cram(6, 7), sys.argv[1], float("inf"), None) as saving:
+    saving.value(searching)
+print("not stopped", flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX's")
+def test_sigterm_saves_the_search_and_ends_the_process(tmp_path):
+    # Cram 6 x 7 takes minutes: the signal comes once the search has entered 4096
+    # values (its first report), whenever that is, and every=inf saves only at the end.
+    child = subprocess.Popen(
+        [sys.executable, "-c", SIGTERM_SCRIPT, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline() == "searching\n"
+    child.send_signal(signal.SIGTERM)
+    out, _ = child.communicate(timeout=300)
+    assert child.returncode == -signal.SIGTERM
+    assert out == ""
+    entries = board_checkpoint.read(tmp_path)["entries"]["board"]
+    assert entries >= 4096
+    assert board_checkpoint.load(nk.Cram(6, 7), tmp_path) == entries
+
+
+def test_a_checkpointed_search_leaves_the_sigterm_handler_as_it_was(tmp_path):
+    # A test runner's worker may have a handler of its own: set, then put back.
+    runner = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        nk.Cram(3, 5).grundy(checkpoint=tmp_path / "default")
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        nk.cram_table(3, 5, checkpoint=tmp_path / "ignored")
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, runner)
+
+
 def test_the_command_line_takes_the_bounds(tmp_path, capsys):
     assert (
         main(
@@ -224,6 +281,23 @@ def test_the_command_line_takes_the_bounds(tmp_path, capsys):
         main(["cram", "5", "7", "--max-memory", "100KB"])
     assert stopped.value.code == 2
     assert "more than --max-memory = 100000" in capsys.readouterr().err
+
+
+def test_the_command_line_gives_a_row_with_a_checkpoint(tmp_path, capsys):
+    # 3 x 1 to 3 x 8: Schneider, "Das Spiel Juvavum" (master's thesis, Salzburg 2009).
+    published = [1, 1, 0, 1, 1, 4, 1, 3]
+    row = ["cram-table", "3", "8", "--checkpoint", str(tmp_path), "--every", "0"]
+    for _ in range(2):  # the second run starts from the save
+        assert main(row) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[:-1] == [f"3 x {n}: {v}" for n, v in enumerate(published, 1)]
+        assert lines[-1].startswith("time: ")
+    assert board_checkpoint.read(tmp_path)["game"]["board"] == [3, 8]
+    for every in ("-1", "nan", "soon"):
+        with pytest.raises(SystemExit) as stopped:
+            main([*row[:3], "--every", every])
+        assert stopped.value.code == 2
+        assert "argument --every: a number of seconds, at least 0" in capsys.readouterr().err
 
 
 #: Runs in a fresh process with rayon's threads set: the value of each game, a

@@ -1,14 +1,16 @@
-"""The command line's games on boards and graphs: ``nimkit cram`` and
-``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from a file."""
+"""The command line's games on boards and graphs: ``nimkit cram``, ``nimkit
+cram-table`` and ``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from
+a file."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Callable
 from typing import Any
 
-COMMANDS = ("cram", "node-kayles", "arc-kayles")
+COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles")
 
 
 def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
@@ -25,6 +27,17 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     cram.add_argument("cols", nargs="?", type=whole(1, 2**16, "a column count"))
     cram.add_argument("--board", metavar="FILE", help="the board as text ('.' empty, '#' filled)")
     _add_common(cram)
+    row = commands.add_parser(
+        "cram-table",
+        help="the values of Cram on every ROWS x n board, n = 1 to MAX_COLS",
+        description="The normal-play Grundy values of the empty ROWS x n Cram boards "
+        "for n = 1 to MAX_COLS, one line per board, searched on one board so that each "
+        "shape is met once for the whole row. With --checkpoint a run of hours goes on "
+        "after a restart from its last save, the widths done read back at once.",
+    )
+    row.add_argument("rows", type=whole(1, 2**16, "a row count"), metavar="ROWS")
+    row.add_argument("max_cols", type=whole(1, 2**16, "a column count"), metavar="MAX_COLS")
+    _add_bounds(row)
     for name, game in (("node-kayles", "Node Kayles"), ("arc-kayles", "Arc Kayles")):
         command = commands.add_parser(
             name,
@@ -40,6 +53,11 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
 
 def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
+    _add_bounds(command)
+
+
+def _add_bounds(command: argparse.ArgumentParser) -> None:
+    """--progress, --max-memory, --checkpoint and --every."""
     command.add_argument(
         "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
     )
@@ -52,21 +70,33 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--checkpoint",
         metavar="DIR",
-        help="save what the search learns in DIR (every --every seconds, on Ctrl-C "
+        help="save what the search learns in DIR (every --every seconds, on Ctrl-C, SIGTERM "
         "and at the end) and start from what DIR holds",
     )
     command.add_argument(
         "--every",
         metavar="SECONDS",
-        type=float,
+        type=_seconds,
         default=600.0,
         help="seconds between two saves with --checkpoint (default 600)",
     )
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not seconds >= 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds, at least 0, not {text!r}")
+    return seconds
+
+
 def run(args: argparse.Namespace) -> int:
     from .boards import ArcKayles, Cram, NodeKayles
 
+    if args.command == "cram-table":
+        return _row(args)
     game: Any
     if args.command == "cram":
         if args.board is not None:
@@ -99,6 +129,24 @@ def run(args: argparse.Namespace) -> int:
     print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
     if move is not None:
         print(f"winning move: {_move(game, move)}")
+    print(f"time: {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def _row(args: argparse.Namespace) -> int:
+    from .boards import cram_table
+
+    started = time.perf_counter()
+    values = cram_table(
+        args.rows,
+        args.max_cols,
+        args.progress,
+        max_memory=args.max_memory,
+        checkpoint=args.checkpoint,
+        every=args.every,
+    )
+    for n, value in enumerate(values, 1):
+        print(f"{args.rows} x {n}: {value}")
     print(f"time: {time.perf_counter() - started:.2f} s")
     return 0
 

@@ -5,7 +5,8 @@ searches in steps of about ``every`` seconds and, after each, saves what the sea
 learned — the values of the components it met, the valuable part of its work — to
 ``dir/table.npz``, replaced atomically (written to a temporary file, flushed to
 disk, renamed over the old one), so that a run killed at any moment leaves the last
-save whole. It saves too on Ctrl-C, past ``max_memory`` and at the end. A later run
+save whole. It saves too on Ctrl-C, on SIGTERM (a batch scheduler's stop; the
+process then ends as the signal asks), past ``max_memory`` and at the end. A later run
 with the same directory, of any position of the same game (the same graph or
 board, the same family), starts from the saved table; a checkpoint of another game
 is refused with a ValueError naming it, as is a damaged one. ``cram_table(3, 20,
@@ -28,7 +29,9 @@ import hashlib
 import json
 import math
 import os
+import signal
 import tempfile
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -104,6 +107,9 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
     handle, partial = tempfile.mkstemp(prefix=FILE + ".", suffix=".partial", dir=directory)
     try:
         with os.fdopen(handle, "wb") as file:
+            # mkstemp's file is private (0600); give the save the mode an open() gives
+            if hasattr(os, "fchmod"):
+                os.fchmod(file.fileno(), 0o666 & ~_umask())
             np.savez(file, **arrays)
             file.flush()
             os.fsync(file.fileno())
@@ -111,6 +117,12 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
     except BaseException:
         Path(partial).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it
+    os.umask(mask)
+    return mask
 
 
 def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
@@ -163,7 +175,8 @@ class Saving:
     """Searches of ``game`` from what ``directory`` holds (loaded here), which save
     what they learned there every ``every`` seconds of search (counted across
     searches), and once more as the ``with`` block ends, whatever ends it (Ctrl-C,
-    MemoryError or the end)."""
+    MemoryError or the end). A SIGTERM in the block (where nothing else handles it)
+    stops the search, and the process ends by it once the save is made."""
 
     def __init__(
         self,
@@ -185,12 +198,31 @@ class Saving:
         load(game, directory)
         self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
         self.saved = time.monotonic()
+        self.terminated = False
+        self.handled: Any = None
 
     def __enter__(self) -> Saving:
+        # Only the main thread may set a handler, and one the program set is its own.
+        main = threading.current_thread() is threading.main_thread()
+        if main and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            self.handled = signal.signal(signal.SIGTERM, self._terminate)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.save()
+        try:
+            self.save()
+        finally:
+            if self.handled is not None:
+                signal.signal(signal.SIGTERM, self.handled)
+            if self.terminated:
+                signal.raise_signal(signal.SIGTERM)
+
+    def _terminate(self, signum: int, frame: object) -> None:
+        """Stops the search as Ctrl-C does (the save waits for it); a second SIGTERM
+        does not break into the save."""
+        if not self.terminated:
+            self.terminated = True
+            raise KeyboardInterrupt
 
     def value(self, bar: Counter | None = None, cells: list[int] | None = None) -> int:
         """The value of the game (or of the vertices ``cells`` of its graph)."""
