@@ -10,11 +10,15 @@ peak memory of each process, and checks that both give the same value. Without
 
     python benches/boards.py --misere [--boards 5x7,6x6,4x9]
     python benches/boards.py --winning-moves [--boards 4x9,5x7,5x8]
+    python benches/boards.py --evict "16 MiB,4 MiB" [--boards 5x9]
 
 ``igsolve`` plays normal play only: ``--misere`` times nimkit's misère outcome of each
 board on one thread (``RAYON_NUM_THREADS=1``) against all of rayon's threads, each a
 fresh process, alternating, and checks that both give the same outcome;
 ``--winning-moves`` does the same for the normal-play winning moves (their count).
+``--evict`` times the value of each board in each bound given, with ``evict=True``,
+against the value with no bound (fresh processes, alternating; the ratio is the
+bounded run's time over the unbounded one's), and checks the values agree.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ NIMKIT = "import sys, nimkit as nk; print(nk.Cram(int(sys.argv[1]), int(sys.argv
 MISERE = (
     "import sys, nimkit as nk; "
     "print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).outcome(misere=True).value)"
+)
+EVICTING = (
+    "import sys, nimkit as nk; "
+    "print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).grundy(max_memory=sys.argv[3], evict=True))"
 )
 WINNING_MOVES = (
     "import sys, nimkit as nk; "
@@ -58,12 +66,33 @@ def nimkit_value(rows: int, cols: int) -> tuple[int, float, float]:
     return int(out.split()[-1]), elapsed, mb
 
 
-def on_threads(script: str, rows: int, cols: int, threads: str | None) -> tuple[str, float, float]:
+def on_threads(
+    script: str, rows: int, cols: int, threads: str | None, *more: str
+) -> tuple[str, float, float]:
     env = dict(os.environ)
     if threads is not None:
         env["RAYON_NUM_THREADS"] = threads
-    out, elapsed, mb = run([sys.executable, "-c", script, str(rows), str(cols)], env)
+    out, elapsed, mb = run([sys.executable, "-c", script, str(rows), str(cols), *more], env)
     return out.split()[-1], elapsed, mb
+
+
+def evicting(bounds: str, boards: str, repeat: int) -> None:
+    """The value of each board with eviction in each bound, against no bound."""
+    header = ("board", 6), ("bound", 9), ("value", 5), ("s", 8), ("MB", 6)
+    print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
+    for board in boards.split(","):
+        rows, cols = (int(x) for x in board.split("x"))
+        runs: dict[str, list[tuple[str, float, float]]] = {}
+        for _ in range(repeat):
+            runs.setdefault("none", []).append(on_threads(NIMKIT, rows, cols, None))
+            for bound in bounds.split(","):
+                runs.setdefault(bound, []).append(on_threads(EVICTING, rows, cols, None, bound))
+        best = {bound: min(r, key=lambda r: r[1]) for bound, r in runs.items()}
+        value, unbounded, _ = best["none"]
+        for bound, (found, t, mb) in best.items():
+            if found != value:
+                raise SystemExit(f"{board}: {found} in {bound}, {value} with no bound")
+            print(f"{board:>6} {bound:>9} {value:>5} {t:>8.2f} {mb:>6.0f} {t / unbounded:>5.2f}x")
 
 
 def one_against_all(script: str, what: str, boards: str, repeat: int) -> None:
@@ -104,8 +133,12 @@ def main() -> None:
     parser.add_argument(
         "--winning-moves", action="store_true", help="one thread against all, winning moves"
     )
+    parser.add_argument("--evict", metavar="BOUNDS", help="eviction in these bounds, e.g. '4 MiB'")
     args = parser.parse_args()
     print(describe())
+    if args.evict:
+        evicting(args.evict, args.boards, args.repeat)
+        return
     if args.misere:
         one_against_all(MISERE, "outcome", args.boards, args.repeat)
         return

@@ -60,6 +60,31 @@ def test_a_search_past_max_memory_stops_and_keeps_what_it_learned():
     assert nk.cram_table(3, 8, max_memory="16 MiB") == nk.cram_table(3, 8)
 
 
+def test_eviction_makes_room_past_max_memory(tmp_path, capsys):
+    # Cram 5 x 7 (1: Beling's table) needs 1-4 MiB of table (one thread to three):
+    # in 512 KiB the search stops unless it evicts, and evicting it goes on with room
+    # to spare (it stops near a quarter of that). The 3 x 13 row (3 x 13 is 2:
+    # Beling's igsolve, as test_boards.py cites) needs 1-2 MiB: it evicts in 1 MiB on
+    # two threads or more.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(5, 7).grundy(max_memory="512 KiB")
+    assert nk.Cram(5, 7).grundy(max_memory="512 KiB", evict=True) == 1
+    row = [1, 1, 0, 1, 1, 4, 1, 3, 1, 2, 0, 1, 2]
+    assert nk.cram_table(3, 13, max_memory="1 MiB", evict=True) == row
+    saved = tmp_path / "row"
+    assert nk.cram_table(3, 13, max_memory="1 MiB", evict=True, checkpoint=saved) == row
+    assert nk.Cram(5, 7).grundy(max_memory="512 KiB", evict=True, checkpoint=tmp_path) == 1
+    assert main(["cram-table", "3", "13", "--max-memory", "1 MiB", "--evict"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2] == "3 x 13: 2"
+    # A bound too small to go on in: the bound's error after rounds that keep nothing new.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(5, 7).grundy(max_memory="64 KiB", evict=True)
+    with pytest.raises(ValueError, match="give max_memory too"):
+        nk.Cram(5, 7).grundy(evict=True)
+    with pytest.raises(TypeError, match="evict is True or False"):
+        nk.cram_table(3, 5, max_memory="1 MiB", evict="yes")  # type: ignore[arg-type]
+
+
 def test_a_run_in_many_steps_gives_the_value_of_one(tmp_path):
     for game, make in [
         ("cram 5 x 6", lambda: nk.Cram(5, 6)),
@@ -301,23 +326,32 @@ def test_the_command_line_gives_a_row_with_a_checkpoint(tmp_path, capsys):
 
 
 #: Runs in a fresh process with rayon's threads set: the value of each game, a
-#: search bounded below what it needs, and one in steps of 20 ms.
+#: search bounded below what it needs, one in steps of 20 ms, and one that evicts
+#: in a bound it fails in without eviction on 1 to 3 threads.
 THREADS_SCRIPT = """
 import json, sys, networkx as nx, nimkit as nk
 games = {
-    "cram 5 x 7": lambda: nk.Cram(5, 7),
-    "cram shaped": lambda: nk.Cram(["....#..", ".......", "..#....", ".......", "......."]),
-    "node kayles 5 x 9": lambda: nk.NodeKayles(nx.grid_2d_graph(5, 9)),
+    "cram 5 x 7": (lambda: nk.Cram(5, 7), "512 KiB"),
+    "cram shaped": (
+        lambda: nk.Cram(["....#..", ".......", "..#....", ".......", "......."]),
+        "128 KiB",
+    ),
+    "node kayles 5 x 9": (lambda: nk.NodeKayles(nx.grid_2d_graph(5, 9)), "512 KiB"),
 }
 found = {}
-for name, make in games.items():
+for name, (make, room) in games.items():
     try:
         make().grundy(max_memory="100 KB")
         bounded = "no error"
     except MemoryError as error:
         bounded = "max_memory" in str(error)
     stepped = make().grundy(checkpoint=sys.argv[1] + "/" + name.replace(" ", "_"), every=0.02)
-    found[name] = [make().grundy(), bounded, stepped]
+    try:
+        make().grundy(max_memory=room)
+        evicted = "no error without evict"
+    except MemoryError:
+        evicted = make().grundy(max_memory=room, evict=True)
+    found[name] = [make().grundy(), bounded, stepped, evicted]
 print(json.dumps(found))
 """
 
@@ -339,13 +373,13 @@ def _run_with_threads(threads: str, script: str, *args: str) -> object:
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, threads):
     # Components of 32 cells or more are searched by every thread rayon has: the
-    # same values, memory bound and runs in steps as one thread. Cram 5 x 7 is 1
-    # (Uiterwijk; Beling's table); the others are what one thread finds (its search
-    # is checked against brute force and published values in test_boards.py).
+    # same values, memory bound, runs in steps and eviction as one thread. Cram 5 x 7
+    # is 1 (Uiterwijk; Beling's table); the others are what one thread finds (its
+    # search is checked against brute force and published values in test_boards.py).
     assert _run_with_threads(threads, THREADS_SCRIPT, str(tmp_path)) == {
-        "cram 5 x 7": [1, True, 1],
-        "cram shaped": [0, True, 0],
-        "node kayles 5 x 9": [4, True, 4],
+        "cram 5 x 7": [1, True, 1, 1],
+        "cram shaped": [0, True, 0, 0],
+        "node kayles 5 x 9": [4, True, 4, 4],
     }
 
 

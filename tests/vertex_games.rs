@@ -325,7 +325,7 @@ fn paths_are_the_octal_games() {
 fn memory_bound() {
     let bounded = |bytes: u64| Budget {
         max_memory: bytes,
-        until: None,
+        ..Budget::default()
     };
     let cram = Cram::board(4, 7).unwrap();
     let engine = cram.engine();
@@ -359,6 +359,58 @@ fn memory_bound() {
     );
 }
 
+/// With `evict`, a search that reaches its bound drops the values of its smallest
+/// components and goes on, to the value a search without a bound finds (on one
+/// thread, and from 32 cells on the threads); a bound too small to go on in still
+/// ends with its error.
+#[test]
+fn eviction_keeps_a_bounded_search_going() {
+    let bounded = |bytes: u64, evict: bool| Budget {
+        max_memory: bytes,
+        evict,
+        ..Budget::default()
+    };
+    // Each asks a fresh game (no table yet) within a budget.
+    type Fresh = Box<dyn Fn(Budget) -> Result<u64, Error>>;
+    let cram = |rows: usize, cols: usize| -> Fresh {
+        Box::new(move |budget| {
+            let game = Cram::board(rows, cols).unwrap();
+            game.engine().value(&game.engine().all(), budget, &|_| {})
+        })
+    };
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let edges = random_edges(&mut rng, 40, 0.04..0.07);
+    let graph: Fresh = Box::new(move |budget| {
+        let game = Deletion::new(40, &edges, Moves::Neighbourhood, Canon::Labels).unwrap();
+        game.value(&game.all(), budget, &|_| {})
+    });
+    let graph_value = graph(Budget::default()).unwrap();
+    // Beling's igs table: 4 x 7 is 3, 5 x 6 is 2, 5 x 7 is 1; 3 x 12 is 1 (as
+    // igsolve finds it, tests/test_boards.py).
+    let games = [
+        (cram(4, 7), 3),
+        (cram(5, 6), 2),
+        (cram(5, 7), 1),
+        (cram(3, 12), 1),
+        (graph, graph_value),
+    ];
+    for (value, wanted) in games {
+        // The least power of two the search fits in, then a quarter of it.
+        let fits = (10..40)
+            .map(|b| 1u64 << b)
+            .find(|&bytes| value(bounded(bytes, false)).is_ok())
+            .unwrap();
+        let Err(Error::MemoryBound { .. }) = value(bounded(fits / 4, false)) else {
+            panic!("a quarter of the room it needs ({wanted})");
+        };
+        let evicting = value(bounded(fits / 4, true));
+        assert_eq!(evicting, Ok(wanted), "{fits}");
+        let Err(Error::MemoryBound { .. }) = value(bounded(1 << 10, true)) else {
+            panic!("1 KiB is too little to go on in ({wanted})");
+        };
+    }
+}
+
 /// A search given a time to stop at hands back `Paused`, keeps what it learned, and
 /// asked again goes on to the value: many short runs give what one long one does.
 #[test]
@@ -374,16 +426,16 @@ fn paused_searches_resume() {
         let engine = cram.engine();
         // A time already past stops the search once it has learned a value.
         let past = Budget {
-            max_memory: u64::MAX,
             until: Some(Instant::now()),
+            ..Budget::default()
         };
         let Err(Error::Paused) = engine.value(&all, past, &|_| {}) else {
             panic!("{rows} x {cols} ran past its time");
         };
         let found = loop {
             let budget = Budget {
-                max_memory: u64::MAX,
                 until: Some(Instant::now() + Duration::from_millis(2)),
+                ..Budget::default()
             };
             match engine.value(&all, budget, &|_| {}) {
                 Err(Error::Paused) => continue,

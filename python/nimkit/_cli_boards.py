@@ -68,6 +68,13 @@ def _add_bounds(command: argparse.ArgumentParser) -> None:
         "(an error past it, what was learned saved with --checkpoint)",
     )
     command.add_argument(
+        "--evict",
+        action="store_true",
+        help="with --max-memory: when the table reaches it, drop the values of the "
+        "smallest components and go on (the value's search; an error only if it "
+        "cannot go on within the bound)",
+    )
+    command.add_argument(
         "--checkpoint",
         metavar="DIR",
         help="save what the search learns in DIR (every --every seconds, on Ctrl-C, SIGTERM "
@@ -114,7 +121,11 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     memory = args.max_memory
     value = game.grundy(
-        progress=args.progress, max_memory=memory, checkpoint=args.checkpoint, every=args.every
+        progress=args.progress,
+        max_memory=memory,
+        checkpoint=args.checkpoint,
+        every=args.every,
+        evict=args.evict,
     )
     outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
     # One winning move is shown, so the options are asked until one is lost for the
@@ -144,6 +155,7 @@ def _row(args: argparse.Namespace) -> int:
         max_memory=args.max_memory,
         checkpoint=args.checkpoint,
         every=args.every,
+        evict=args.evict,
     )
     for n, value in enumerate(values, 1):
         print(f"{args.rows} x {n}: {value}")

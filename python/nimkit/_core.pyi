@@ -506,6 +506,7 @@ def cram_table(
     max_cols: SupportsIndex,
     progress: Any | None = None,
     max_memory: int | None = None,
+    evict: bool = False,
 ) -> list[int]: ...
 def vertex_value(
     game: NativeGame,
@@ -513,6 +514,7 @@ def vertex_value(
     seconds: float | None = None,
     progress: Any | None = None,
     cells: list[int] | None = None,
+    evict: bool = False,
 ) -> int | None: ...
 def vertex_tables(
     game: NativeGame,

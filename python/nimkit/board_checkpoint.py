@@ -159,12 +159,13 @@ def run(
     every: float,
     max_memory: int | None,
     progress: bool,
+    evict: bool = False,
 ) -> int:
     """The value of ``game``, searched in steps of ``every`` seconds with a save after
     each (and on Ctrl-C and MemoryError), from what ``directory`` holds."""
     bar = counter(None, "components valued") if progress else None
     try:
-        with Saving(game, directory, every, max_memory) as saving:
+        with Saving(game, directory, every, max_memory, evict) as saving:
             return saving.value(bar)
     finally:
         if bar is not None:
@@ -176,7 +177,8 @@ class Saving:
     what they learned there every ``every`` seconds of search (counted across
     searches), and once more as the ``with`` block ends, whatever ends it (Ctrl-C,
     MemoryError or the end). A SIGTERM in the block (where nothing else handles it)
-    stops the search, and the process ends by it once the save is made."""
+    stops the search, and the process ends by it once the save is made. ``evict``:
+    past ``max_memory`` the searches make room and go on (``Cram.grundy``)."""
 
     def __init__(
         self,
@@ -184,6 +186,7 @@ class Saving:
         directory: str | os.PathLike[str],
         every: float,
         max_memory: int | None,
+        evict: bool = False,
     ) -> None:
         if isinstance(every, bool) or not every >= 0:
             raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
@@ -197,6 +200,7 @@ class Saving:
             raise PermissionError(f"cannot write a checkpoint in {str(directory)!r}")
         load(game, directory)
         self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
+        self.evict = evict
         self.saved = time.monotonic()
         self.terminated = False
         self.handled: Any = None
@@ -229,7 +233,9 @@ class Saving:
         while True:
             left = max(0.0, self.every - (time.monotonic() - self.saved))
             seconds = None if math.isinf(left) else left  # every=inf: no saves on the way
-            value = _core.vertex_value(self.game._native, self.max_memory, seconds, bar, cells)
+            value = _core.vertex_value(
+                self.game._native, self.max_memory, seconds, bar, cells, self.evict
+            )
             if value is not None:
                 return value
             self.save()

@@ -127,6 +127,16 @@ def memory_bytes(max_memory: Memory) -> int | None:
     return min(size, 2**64 - 1)
 
 
+def _evicting(max_memory: Memory, evict: bool) -> int | None:
+    """The bytes of ``max_memory``, checked to go with ``evict``."""
+    if not isinstance(evict, bool):
+        raise TypeError(f"evict is True or False, not {evict!r}")
+    memory = memory_bytes(max_memory)
+    if evict and memory is None:
+        raise ValueError("evict=True makes room past max_memory: give max_memory too")
+    return memory
+
+
 class _Deleting(ImpartialGame):
     """What the games on graphs and boards share: searches whose memory is bounded
     (``max_memory``), and runs of normal play that survive a restart (``checkpoint``).
@@ -147,21 +157,30 @@ class _Deleting(ImpartialGame):
         max_memory: Memory = None,
         checkpoint: str | os.PathLike[str] | None = None,
         every: float = 600.0,
+        evict: bool = False,
     ) -> int:
         """The Grundy value in normal play. ``checkpoint``: a directory where the
         search saves what it learned every ``every`` seconds, on Ctrl-C, past
         ``max_memory`` and at the end, and which a later run (of any position of the
-        same game) starts from (see ``nimkit.board_checkpoint``).
+        same game) starts from (see ``nimkit.board_checkpoint``). ``evict``: when the
+        table reaches ``max_memory``, the values of the smallest components (the
+        cheapest to find again) are dropped and the search goes on from the top;
+        MemoryError only if five such rounds in a row keep nothing larger (the
+        bound is too small for the search).
 
         >>> Cram(4, 5).grundy(max_memory="64 MiB")
         2
+        >>> Cram(5, 7).grundy(max_memory="512 KiB", evict=True)   # MemoryError without
+        1
         """
-        memory = memory_bytes(max_memory)
+        memory = _evicting(max_memory, evict)
         if checkpoint is not None:
             from . import board_checkpoint
 
-            return board_checkpoint.run(self, checkpoint, every, memory, progress)
-        value = _with_bar(progress, lambda bar: _core.vertex_value(self._native, memory, None, bar))
+            return board_checkpoint.run(self, checkpoint, every, memory, progress, evict)
+        value = _with_bar(
+            progress, lambda bar: _core.vertex_value(self._native, memory, None, bar, None, evict)
+        )
         assert value is not None, "a search with no time bound ends with the value"
         return value
 
@@ -436,6 +455,7 @@ def cram_table(
     max_memory: Memory = None,
     checkpoint: str | os.PathLike[str] | None = None,
     every: float = 600.0,
+    evict: bool = False,
 ) -> list[int]:
     """The Grundy values of the ``rows`` x n Cram rectangles for n = 1 to ``max_cols``,
     searched on one board so that every shape is met once for the whole row (a
@@ -445,18 +465,19 @@ def cram_table(
     ``every`` seconds, on Ctrl-C, past ``max_memory`` and at the end; a later call
     with the same directory (and the same ``rows`` and ``max_cols``: the checkpoint
     is that board's, see ``nimkit.board_checkpoint``) starts from it, the widths
-    done before read back from the table at once.
+    done before read back from the table at once. ``evict``: past ``max_memory`` the
+    search makes room and goes on, as ``Cram.grundy`` does.
 
     >>> cram_table(2, 6)
     [1, 0, 1, 0, 1, 0]
     """
     r, c = _size(rows, "rows"), _size(max_cols, "max_cols")
-    memory = memory_bytes(max_memory)
+    memory = _evicting(max_memory, evict)
     bar = counter(c, f"Cram {r} x n") if progress else None
     try:
         if checkpoint is None:
-            return _core.cram_table(r, c, bar, memory)
-        return _saved_row(r, c, checkpoint, every, memory, bar)
+            return _core.cram_table(r, c, bar, memory, evict)
+        return _saved_row(r, c, checkpoint, every, memory, evict, bar)
     finally:
         if bar is not None:
             bar.close()
@@ -468,6 +489,7 @@ def _saved_row(
     directory: str | os.PathLike[str],
     every: float,
     max_memory: int | None,
+    evict: bool,
     bar: Counter | None,
 ) -> list[int]:
     """``cram_table`` with a checkpoint: each width's rectangle valued on the board
@@ -475,7 +497,7 @@ def _saved_row(
     from . import board_checkpoint
 
     values = []
-    with board_checkpoint.Saving(Cram(rows, cols), directory, every, max_memory) as saving:
+    with board_checkpoint.Saving(Cram(rows, cols), directory, every, max_memory, evict) as saving:
         for n in range(1, cols + 1):
             cells = [i * cols + j for i in range(rows) for j in range(n)]
             values.append(saving.value(cells=cells))

@@ -1,6 +1,6 @@
 //! What a search of a game on a graph or board may spend: the bytes of the table it
 //! fills and of its stack (`max_memory`: MemoryError past it, with a message that
-//! names the bound), and the time it runs before it hands control back with
+//! names the bound, or room made by eviction: `evict`), and the time it runs before it hands control back with
 //! `Error::Paused` so that its caller can save what it learned (`until`).
 //!
 //! The table is counted as hashbrown lays it out (a power of two of buckets, each an
@@ -25,6 +25,10 @@ pub struct Budget {
     pub max_memory: u64,
     /// When to stop with `Error::Paused`, if ever.
     pub until: Option<Instant>,
+    /// Whether a normal-play search of a graph or board that reaches `max_memory`
+    /// drops the values of its smallest components and goes on (`Deletion::value`),
+    /// rather than stop with the bound's error.
+    pub evict: bool,
 }
 
 impl Default for Budget {
@@ -32,6 +36,7 @@ impl Default for Budget {
         Budget {
             max_memory: u64::MAX,
             until: None,
+            evict: false,
         }
     }
 }

@@ -21,7 +21,7 @@ use super::budget::Budget;
 use super::endgame::{Endgame, MOST_CELLS};
 use super::parallel;
 use super::pruned::{Search, Split, Wide};
-use super::values::{Packed, Private};
+use super::values::{self, Packed, Private};
 use super::vertex::{members, Canon, Deletion, Moves, Saved};
 use crate::base::alloc;
 use crate::base::error::Result;
@@ -813,6 +813,27 @@ fn with_learned<const W: usize, R>(
     act(any
         .downcast_mut::<Learned<W>>()
         .expect("an engine's board keeps one width"))
+}
+
+/// Room in the table of `engine`'s board for searches bounded by `bound` bytes
+/// (`values::evict`, the components by their cells): the sizes of the values kept,
+/// summed (0 if the board is not one this module takes).
+pub fn evict(engine: &Deletion, bound: u64) -> Result<u64> {
+    let Some(board) = Board::of(engine) else {
+        return Ok(0);
+    };
+    match board.words() {
+        1 => evict_in::<1>(engine, board, bound),
+        2 => evict_in::<2>(engine, board, bound),
+        3 => evict_in::<3>(engine, board, bound),
+        _ => evict_in::<4>(engine, board, bound),
+    }
+}
+
+fn evict_in<const W: usize>(engine: &Deletion, board: Board, bound: u64) -> Result<u64> {
+    with_learned::<W, _>(engine, board, |learned| {
+        values::evict(&mut learned.table, bound, 0, Cells::count)
+    })
 }
 
 fn saved_in<const W: usize>(engine: &Deletion, board: Board) -> Result<Saved> {

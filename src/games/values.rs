@@ -616,6 +616,61 @@ fn fx_hash<K: Hash>(key: &K) -> u64 {
     hasher.finish()
 }
 
+/// Room in `map`, full for a search bounded by `bound` bytes: the values of the
+/// largest components by `size` (the costliest to find again) are kept, as many as
+/// half fill a map of half the bound (its keys holding `key_heap` bytes each on the
+/// heap), the others dropped, and the map's buckets shrunk to what it holds. Any value may go: the pruned search never reads back an
+/// entry it relies on. The sizes of the values kept, summed: a measure of the
+/// search's progress, which no eviction lowers (the largest are kept).
+pub fn evict<K: Eq + Hash>(
+    map: &mut FxHashMap<K, u32>,
+    bound: u64,
+    key_heap: usize,
+    size: impl Fn(&K) -> u32,
+) -> Result<u64> {
+    let capacity = |buckets: usize| buckets / 8 * 7;
+    let bytes = |buckets: usize| {
+        let heap = (capacity(buckets) as u64).saturating_mul(key_heap as u64);
+        layout::<K, u32>(capacity(buckets)).saturating_add(heap)
+    };
+    let mut buckets = 8usize;
+    while buckets < usize::MAX / 4 && bytes(buckets * 2) <= bound / 2 {
+        buckets *= 2;
+    }
+    let keep = capacity(buckets) / 2;
+    // The smallest size kept whole (`least`): those of it and above fit in `keep`.
+    let mut sizes = std::collections::BTreeMap::new();
+    for key in map.keys() {
+        *sizes.entry(size(key)).or_insert(0usize) += 1;
+    }
+    let (mut least, mut above) = (u32::MAX, 0);
+    for (&s, &n) in sizes.iter().rev() {
+        if above + n > keep {
+            break;
+        }
+        (least, above) = (s, above + n);
+    }
+    // Of the next size down, the first met fill what is left.
+    let tie = sizes.range(..least).next_back().map(|(&s, _)| s);
+    let mut ties = keep - above;
+    map.retain(|key, _| {
+        let s = size(key);
+        if s >= least {
+            return true;
+        }
+        let kept = Some(s) == tie && ties > 0;
+        ties -= usize::from(kept);
+        kept
+    });
+    let mut smaller = FxHashMap::default();
+    smaller
+        .try_reserve(map.len())
+        .map_err(|_| alloc::too_large::<(K, u32)>(map.len()))?;
+    smaller.extend(map.drain());
+    *map = smaller;
+    Ok(map.keys().map(|k| u64::from(size(k))).sum())
+}
+
 /// Values components were shown not to have, by a search that stopped short of the
 /// value: a cache, a newer entry taking an older one's place, that grows with use
 /// up to a bound.
@@ -682,6 +737,27 @@ impl<K: Eq + Hash> Refuted<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Eviction keeps the values of the largest components, as many as half fill a
+    /// map of half the bound, and the map then takes no more than that.
+    #[test]
+    fn eviction_keeps_the_largest() {
+        let size = |k: &u64| k.count_ones();
+        for (entries, bound, key_heap) in [(100_000u64, 1u64 << 20, 0), (5000, 1 << 16, 24)] {
+            let mut map: FxHashMap<u64, u32> = (0..entries).map(|k| (k * 7919, 1)).collect();
+            let all = map.clone();
+            let kept = evict(&mut map, bound, key_heap, size).unwrap();
+            assert_eq!(kept, map.keys().map(|k| u64::from(size(k))).sum::<u64>());
+            let least = map.keys().map(size).min().unwrap();
+            let dropped = all.keys().filter(|k| !map.contains_key(k));
+            assert!(dropped.map(size).all(|s| s <= least));
+            let full = 2 * map.len();
+            let bytes = layout::<u64, u32>(full) + (full * key_heap) as u64;
+            assert!(bytes <= bound / 2, "{bytes} {}", map.len());
+            assert!(bytes > bound / 8, "{bytes} {}", map.len());
+            assert!(layout::<u64, u32>(map.capacity()) <= bound / 2);
+        }
+    }
 
     /// The bytes counted are those hashbrown holds: the layout of the capacity it
     /// has once it grows, as `bytes_with` foresaw it; the fresh table's, the slots it

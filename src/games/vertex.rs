@@ -29,7 +29,7 @@ use super::defined::Tag;
 use super::grid::{self, Tables};
 use super::parallel;
 use super::pruned::{Search, Split, Wide};
-use super::values::Private;
+use super::values::{self, Private};
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
@@ -42,6 +42,10 @@ const MAX_VERTICES: usize = 1 << 14;
 
 /// How many new table entries between two reports of progress.
 const REPORT_EVERY: usize = 1 << 12;
+
+/// Evictions in a row that keep no more than before, after which a search with
+/// `Budget::evict` gives up with the bound's error.
+const STALLS: u32 = 5;
 
 /// A set of vertices, bit `v % 64` of word `v / 64` for vertex `v`.
 /// Inline up to 128 vertices (no allocation per option on boards of that size).
@@ -362,6 +366,48 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<u64> {
+        self.evicting(budget, || self.value_once(set, budget, report))
+    }
+
+    /// `ask`, and with `budget.evict` asked again each time the table reaches the
+    /// bound, once room is made (`evict`); the bound's error after `STALLS` rounds in
+    /// a row that kept no more than before (the search cannot go on within it).
+    fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut() -> Result<T>) -> Result<T> {
+        let (mut most, mut stalls) = (0, 0);
+        loop {
+            match ask() {
+                Err(error @ Error::MemoryBound { .. }) if budget.evict => {
+                    let kept = self.evict(budget.max_memory)?;
+                    if kept > most {
+                        (most, stalls) = (kept, 0);
+                    } else {
+                        stalls += 1;
+                        if stalls == STALLS {
+                            return Err(error);
+                        }
+                    }
+                }
+                done => return done,
+            }
+        }
+    }
+
+    /// Room in the tables, for searches bounded by `bound` bytes: the values of the
+    /// smallest components dropped (`values::evict`; a graph's by the bits of their
+    /// keys, which grow with the component). The sizes of the values kept, summed.
+    fn evict(&self, bound: u64) -> Result<u64> {
+        let board = grid::evict(self, bound)?;
+        let mut graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let bits = |key: &Key| key.iter().map(|w| w.count_ones()).sum();
+        Ok(board + values::evict(&mut graph, bound, self.key_heap(), bits)?)
+    }
+
+    fn value_once(
+        &self,
+        set: &[u64],
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<u64> {
         if let Some(value) = grid::value(self, set, budget, report)? {
             return Ok(value);
         }
@@ -392,6 +438,16 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
+        self.evicting(budget, || self.value_is_once(set, target, budget, report))
+    }
+
+    fn value_is_once(
+        &self,
+        set: &[u64],
+        target: u32,
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool> {
         if let Some(is) = grid::value_is(self, set, target, budget, report)? {
             return Ok(is);
         }
@@ -409,7 +465,7 @@ impl Deletion {
         match found {
             Ok(is) => Ok(is),
             // A value of 64 or more came up: the plain search values it.
-            Err(Wide) => Ok(self.value(set, budget, report)? == u64::from(target)),
+            Err(Wide) => Ok(self.value_once(set, budget, report)? == u64::from(target)),
         }
     }
 
@@ -1182,6 +1238,6 @@ impl<R: Rule> Game for OnGraph<R> {
 fn budget(limits: &Limits) -> Budget {
     Budget {
         max_memory: limits.max_memory,
-        until: None,
+        ..Budget::default()
     }
 }

@@ -69,10 +69,11 @@ pub fn board_size(game: PyRef<'_, PyNativeGame>) -> PyResult<(usize, usize)> {
 
 /// The normal-play value of a game on a graph or board (or of the vertices `cells`
 /// of its graph, sharing its tables), its searches holding at most `max_memory`
-/// bytes, searched for at most `seconds` (None: to the end): None when the time ran
-/// out first (what the search learned is kept: ask again to go on).
+/// bytes (`evict`: making room past it, see `Budget::evict`), searched for at most
+/// `seconds` (None: to the end): None when the time ran out first (what the search
+/// learned is kept: ask again to go on).
 #[pyfunction]
-#[pyo3(signature = (game, max_memory=None, seconds=None, progress=None, cells=None))]
+#[pyo3(signature = (game, max_memory=None, seconds=None, progress=None, cells=None, evict=false))]
 pub fn vertex_value(
     py: Python<'_>,
     game: PyRef<'_, PyNativeGame>,
@@ -80,6 +81,7 @@ pub fn vertex_value(
     seconds: Option<f64>,
     progress: Option<Py<PyAny>>,
     cells: Option<Vec<UInt>>,
+    evict: bool,
 ) -> PyResult<Option<u64>> {
     let (engine, _, played) = played(&game)?;
     let chosen = match cells {
@@ -101,6 +103,7 @@ pub fn vertex_value(
     let budget = Budget {
         max_memory: memory(max_memory),
         until,
+        evict,
     };
     let report = |n: usize| {
         if let Some(bar) = &progress {
@@ -171,17 +174,19 @@ pub fn vertex_restore(
 /// The Grundy values of the `rows` x n Cram rectangles, n = 1..=`max_cols`; `progress`
 /// (a callable) hears each width done.
 #[pyfunction]
-#[pyo3(signature = (rows, max_cols, progress=None, max_memory=None))]
+#[pyo3(signature = (rows, max_cols, progress=None, max_memory=None, evict=false))]
 pub fn cram_table(
     py: Python<'_>,
     rows: UInt<usize>,
     max_cols: UInt<usize>,
     progress: Option<Py<PyAny>>,
     max_memory: Option<UInt>,
+    evict: bool,
 ) -> PyResult<Vec<u64>> {
     let budget = Budget {
         max_memory: memory(max_memory),
         until: None,
+        evict,
     };
     let mut report = |n: usize| {
         if let Some(bar) = &progress {
