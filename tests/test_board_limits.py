@@ -76,6 +76,23 @@ def test_eviction_makes_room_past_max_memory(tmp_path, capsys):
     assert nk.Cram(5, 7).grundy(max_memory="512 KiB", evict=True, checkpoint=tmp_path) == 1
     assert main(["cram-table", "3", "13", "--max-memory", "1 MiB", "--evict"]) == 0
     assert capsys.readouterr().out.splitlines()[-2] == "3 x 13: 2"
+    # The command line's outcome and winning move come from values too, so they evict.
+    assert main(["cram", "5", "7", "--max-memory", "512 KiB", "--evict"]) == 0
+    out = capsys.readouterr().out
+    for line in ("value: 1", "outcome (normal play): N", "winning move: domino on"):
+        assert line in out
+    with pytest.raises(SystemExit):
+        main(["cram", "5", "7", "--evict"])
+    assert "--evict makes room past --max-memory" in capsys.readouterr().err
+    # A search in steps (a checkpoint) counts the rounds that keep nothing new across
+    # its steps: a graph (not a board: its labels are strings) in a bound too small.
+    graph = nx.relabel_nodes(nx.grid_2d_graph(5, 9), str)
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.NodeKayles(graph).grundy(max_memory="1 MiB", evict=True)
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.NodeKayles(graph).grundy(
+            max_memory="1 MiB", evict=True, checkpoint=tmp_path / "steps", every=0.05
+        )
     # A bound too small to go on in: the bound's error after rounds that keep nothing new.
     with pytest.raises(MemoryError, match="max_memory"):
         nk.Cram(5, 7).grundy(max_memory="64 KiB", evict=True)
@@ -270,6 +287,32 @@ def test_sigterm_saves_the_search_and_ends_the_process(tmp_path):
     assert board_checkpoint.load(nk.Cram(6, 7), tmp_path) == entries
 
 
+#: Sends itself SIGTERM as the last save begins (the only one: every=inf).
+SIGTERM_IN_SAVE_SCRIPT = """
+import os, signal, sys, nimkit as nk
+from nimkit import board_checkpoint
+save = board_checkpoint.save
+def saving(game, directory):
+    os.kill(os.getpid(), signal.SIGTERM)
+    save(game, directory)
+board_checkpoint.save = saving
+print(nk.Cram(4, 5).grundy(checkpoint=sys.argv[1], every=float("inf")))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX's")
+def test_sigterm_during_the_last_save_waits_for_it(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", SIGTERM_IN_SAVE_SCRIPT, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == -signal.SIGTERM, run.stderr
+    assert board_checkpoint.read(tmp_path)["game"]["board"] == [4, 5]
+    assert board_checkpoint.load(nk.Cram(4, 5), tmp_path) > 0
+
+
 def test_a_checkpointed_search_leaves_the_sigterm_handler_as_it_was(tmp_path):
     # A test runner's worker may have a handler of its own: set, then put back.
     runner = signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -457,3 +500,14 @@ def test_outcomes_past_32_cells_are_alike_on_several_threads(threads):
         "cram 5 x 7 beside 5 x 2": ["P", 0, 0, True],
         "node kayles 5 x 7": ["N", 2, 7, True],
     }
+
+
+def test_ctrl_c_on_the_command_line_is_one_line(monkeypatch, capsys):
+    from nimkit import _cli_boards
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_cli_boards, "run", interrupted)
+    assert main(["cram", "6", "7", "--checkpoint", "run"]) == 128 + signal.SIGINT
+    assert capsys.readouterr().err == "nimkit cram: interrupted\n"

@@ -9,6 +9,7 @@ answer comes as fast on a loaded machine."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -148,3 +149,58 @@ def test_ctrl_c_in_a_progress_callback_stops_the_search():
     command = [sys.executable, "-c", script]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert run.stdout.strip() == "interrupted", run.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+def test_a_programs_own_signal_handler_raises_what_it_raises():
+    # A handler of the program's that raises stops the search with its own exception
+    # (here SystemExit(7)), not a KeyboardInterrupt in its place. Cram 6 x 7 takes
+    # minutes: the alarm comes first.
+    script = "\n".join(
+        [
+            "import signal, sys, nimkit as nk",
+            "signal.signal(signal.SIGALRM, lambda signum, frame: sys.exit(7))",
+            "signal.setitimer(signal.ITIMER_REAL, 0.5)",
+            "nk.Cram(6, 7).grundy()",
+        ]
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)
+    assert run.returncode == 7, run.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess")
+def test_ctrl_c_stops_a_search_that_evicts_on_two_threads():
+    # Cram 5 x 8 in 300 KiB reaches the bound many times a second on both threads:
+    # Ctrl-C, sent once the search has entered its first values, is not lost to a
+    # thread's reaching the bound at the same moment (it was, most times).
+    script = "\n".join(
+        [
+            RESTORE_SIGINT,
+            "import nimkit as nk",
+            "heard = []",
+            "def bar(n):",
+            "    if not heard:",
+            "        heard.append(n)",
+            "        print('ready', flush=True)",
+            "game = nk.Cram(5, 8)._native",
+            "try:",
+            "    nk._core.vertex_value(game, 300 * 1024, progress=bar, evict=True)",
+            "except KeyboardInterrupt:",
+            "    print('interrupted')",
+            "except MemoryError:",
+            "    print('out of room')",
+            "else:",
+            "    print('finished')",
+        ]
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "RAYON_NUM_THREADS": "2"},
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=300)
+    assert out.strip() == "interrupted"

@@ -102,6 +102,8 @@ def _seconds(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     from .boards import ArcKayles, Cram, NodeKayles
 
+    if args.evict and args.max_memory is None:
+        raise ValueError("--evict makes room past --max-memory: give --max-memory too")
     if args.command == "cram-table":
         return _row(args)
     game: Any
@@ -127,12 +129,19 @@ def run(args: argparse.Namespace) -> int:
         every=args.every,
         evict=args.evict,
     )
-    outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
-    # One winning move is shown, so the options are asked until one is lost for the
-    # player who moves next, not all of them.
-    won = (
-        o for o in game.options() if o.outcome(args.misere, max_memory=memory).value == "P"
-    )
+    if args.evict and not args.misere:
+        # Outcomes do not evict: in normal play they follow from values, which do.
+        from .position import Outcome
+
+        outcome = Outcome.N if value else Outcome.P
+        won = (o for o in game.options() if o.grundy(max_memory=memory, evict=True) == 0)
+    else:
+        outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
+        # One winning move is shown, so the options are asked until one is lost for
+        # the player who moves next, not all of them.
+        won = (
+            o for o in game.options() if o.outcome(args.misere, max_memory=memory).value == "P"
+        )
     move = next(won, None) if outcome.value == "N" else None
     ending = "misère" if args.misere else "normal"
     print(f"{game.describe()}")

@@ -188,7 +188,7 @@ class Saving:
         max_memory: int | None,
         evict: bool = False,
     ) -> None:
-        if isinstance(every, bool) or not every >= 0:
+        if isinstance(every, bool) or not isinstance(every, (int, float)) or not every >= 0:
             raise ValueError(f"every must be a number of seconds, at least 0, not {every!r}")
         if str(directory) == "":
             raise ValueError("checkpoint must name a directory, not ''")
@@ -202,7 +202,7 @@ class Saving:
         self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
         self.evict = evict
         self.saved = time.monotonic()
-        self.terminated = False
+        self.terminated = self.closing = False
         self.handled: Any = None
 
     def __enter__(self) -> Saving:
@@ -213,6 +213,7 @@ class Saving:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.closing = True  # a SIGTERM now waits for this save
         try:
             self.save()
         finally:
@@ -222,11 +223,12 @@ class Saving:
                 signal.raise_signal(signal.SIGTERM)
 
     def _terminate(self, signum: int, frame: object) -> None:
-        """Stops the search as Ctrl-C does (the save waits for it); a second SIGTERM
-        does not break into the save."""
+        """Stops the search as Ctrl-C does (the save waits for it); a SIGTERM during
+        the last save, or a second one, does not break into it."""
         if not self.terminated:
             self.terminated = True
-            raise KeyboardInterrupt
+            if not self.closing:
+                raise KeyboardInterrupt
 
     def value(self, bar: Counter | None = None, cells: list[int] | None = None) -> int:
         """The value of the game (or of the vertices ``cells`` of its graph)."""

@@ -9,6 +9,7 @@ symmetries); misère play, which has no XOR rule, searches whole positions.
 
 from __future__ import annotations
 
+import math
 import operator
 import os
 import re
@@ -117,7 +118,9 @@ def memory_bytes(max_memory: Memory) -> int | None:
                 f"max_memory {max_memory!r} is not a size: give bytes, or one such as '2 GB' "
                 "or '512 MiB'"
             )
-        size = int(float(found[1]) * unit)
+        number = float(found[1]) * unit
+        # A size past any machine's memory is no bound (digits past a float's range).
+        size = 2**64 if math.isinf(number) else int(number)
     elif isinstance(max_memory, int) and not isinstance(max_memory, bool):
         size = max_memory
     else:

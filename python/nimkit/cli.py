@@ -717,6 +717,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _run(args)
         sys.stdout.flush()
         return status
+    except KeyboardInterrupt:
+        # Ctrl-C: what a long search saved (--checkpoint) is kept; no traceback.
+        print(f"nimkit {args.command}: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
     except BrokenPipeError:
         # The reader went away (`nimkit classify big.npy | head`): stop quietly, as a
         # process killed by SIGPIPE would. Output still buffered would fail again at

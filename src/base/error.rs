@@ -111,6 +111,11 @@ pub enum Error {
     #[error("interrupted")]
     Interrupted,
 
+    /// A search on one of several threads that wound up because the work it was part
+    /// of ended (another thread's answer or error): never the user's asking to stop.
+    #[error("abandoned: the work this search was part of ended")]
+    Abandoned,
+
     #[error("paused: the search ran for the time it was given")]
     Paused,
 

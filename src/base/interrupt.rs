@@ -41,7 +41,7 @@ pub struct Poll {
     asked: Instant,
     /// When to stop with `Error::Paused`, if ever.
     until: Option<Instant>,
-    /// Raised when work this loop is part of winds up (`Error::Interrupted`).
+    /// Raised when work this loop is part of winds up (`Error::Abandoned`).
     stop: Option<Arc<AtomicBool>>,
     /// Whether the loop asks the hook (one on a helper thread leaves it to the thread
     /// Python waits on: a hook may need Python's lock).
@@ -116,7 +116,7 @@ impl Poll {
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
         {
-            return Err(Error::Interrupted);
+            return Err(Error::Abandoned);
         }
         if !self.asks || now.duration_since(self.asked) < EVERY {
             return Ok(());

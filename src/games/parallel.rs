@@ -162,8 +162,9 @@ where
                     }
                 }
                 Err(error) => {
-                    // An error after the round ended is that thread's abandoning it.
-                    if !stop.swap(true, Ordering::SeqCst) {
+                    // An error after the round ended is that thread's abandoning it;
+                    // the user's Ctrl-C is never lost to another thread's error.
+                    if !stop.swap(true, Ordering::SeqCst) || error == Error::Interrupted {
                         *failure.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
                     }
                 }
@@ -187,9 +188,8 @@ where
             .collect();
         let mut answers = work(first, 0);
         // Ctrl-C while the others finish the moves in their hands.
-        if interrupt::wait_until(|| handles.iter().all(|h| h.is_finished()))
-            && !stop.swap(true, Ordering::SeqCst)
-        {
+        if interrupt::wait_until(|| handles.iter().all(|h| h.is_finished())) {
+            stop.store(true, Ordering::SeqCst);
             *failure.lock().unwrap_or_else(PoisonError::into_inner) = Some(Error::Interrupted);
         }
         for handle in handles {

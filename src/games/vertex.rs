@@ -98,6 +98,17 @@ pub struct Deletion {
     values: Mutex<FxHashMap<Key, u32>>,
     boards: Tables,
     misere: Mutex<FxHashMap<Box<[Key]>, bool>>,
+    /// How the evictions of a search went (`evicting`), kept across the steps of a
+    /// search run in steps (`Budget::until`) until it ends.
+    evictions: Mutex<Evictions>,
+}
+
+/// The most the evictions of a search have kept (the sizes of the values kept,
+/// summed), and how many since kept no more.
+#[derive(Debug, Default, Clone, Copy)]
+struct Evictions {
+    most: u64,
+    stalls: u32,
 }
 
 /// A table of what the normal-play searches learned, as a checkpoint holds it: the
@@ -216,6 +227,7 @@ impl Deletion {
             values: Mutex::default(),
             boards: Tables::default(),
             misere: Mutex::default(),
+            evictions: Mutex::default(),
         })
     }
 
@@ -371,25 +383,40 @@ impl Deletion {
 
     /// `ask`, and with `budget.evict` asked again each time the table reaches the
     /// bound, once room is made (`evict`); the bound's error after `STALLS` rounds in
-    /// a row that kept no more than before (the search cannot go on within it).
+    /// a row that kept no more than before (the search cannot go on within it), the
+    /// count going on across the steps of a search paused and asked again.
     fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut() -> Result<T>) -> Result<T> {
-        let (mut most, mut stalls) = (0, 0);
-        loop {
+        let lock = || {
+            self.evictions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        let mut went = *lock();
+        let done = loop {
             match ask() {
                 Err(error @ Error::MemoryBound { .. }) if budget.evict => {
                     let kept = self.evict(budget.max_memory)?;
-                    if kept > most {
-                        (most, stalls) = (kept, 0);
+                    if kept > went.most {
+                        went = Evictions {
+                            most: kept,
+                            stalls: 0,
+                        };
                     } else {
-                        stalls += 1;
-                        if stalls == STALLS {
-                            return Err(error);
+                        went.stalls += 1;
+                        if went.stalls == STALLS {
+                            break Err(error);
                         }
                     }
                 }
-                done => return done,
+                done => break done,
             }
-        }
+        };
+        // A paused search goes on where it was; any other end starts the count anew.
+        *lock() = match done {
+            Err(Error::Paused) => went,
+            _ => Evictions::default(),
+        };
+        done
     }
 
     /// Room in the tables, for searches bounded by `bound` bytes: the values of the
@@ -662,8 +689,9 @@ impl Deletion {
             }
         };
         let fail = |error| {
-            // An error after the search ended is that thread's abandoning it.
-            if !stop.swap(true, Ordering::SeqCst) {
+            // An error after the search ended is that thread's abandoning it; the
+            // user's Ctrl-C is never lost to another thread's error.
+            if !stop.swap(true, Ordering::SeqCst) || error == Error::Interrupted {
                 *failure.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
             }
         };

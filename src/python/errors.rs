@@ -4,6 +4,7 @@ use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::PyErr;
+use std::sync::{Mutex, PoisonError};
 
 use crate::base::error::Error;
 
@@ -28,8 +29,13 @@ impl From<Error> for PyErr {
             PyOSError::new_err(err.to_string())
         } else if let Error::NoInverse { .. } = err {
             PyZeroDivisionError::new_err(err.to_string())
-        } else if err == Error::Interrupted {
-            PyKeyboardInterrupt::new_err(())
+        } else if err == Error::Interrupted || err == Error::Abandoned {
+            // What the program's signal handler raised (`interrupted`), or Ctrl-C's.
+            RAISED
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .unwrap_or_else(|| PyKeyboardInterrupt::new_err(()))
         } else if err.is_illegal_move() {
             IllegalMoveError::new_err(err.to_string())
         } else {
@@ -38,9 +44,19 @@ impl From<Error> for PyErr {
     }
 }
 
+/// The exception a signal handler raised to stop the core's work, raised again once
+/// the work has wound up (a program's own handler may raise what it likes).
+static RAISED: Mutex<Option<PyErr>> = Mutex::new(None);
+
 /// Whether the user pressed Ctrl-C, for the core's long loops (`crate::base::interrupt`).
 /// They run without the GIL; it is taken for the check, which runs Python's signal
-/// handlers (their KeyboardInterrupt is replaced by the core's `Interrupted`).
+/// handlers (what they raise is kept for the core's `Interrupted`).
 pub fn interrupted() -> bool {
-    pyo3::Python::attach(|py| py.check_signals().is_err())
+    pyo3::Python::attach(|py| match py.check_signals() {
+        Ok(()) => false,
+        Err(raised) => {
+            *RAISED.lock().unwrap_or_else(PoisonError::into_inner) = Some(raised);
+            true
+        }
+    })
 }
