@@ -10,7 +10,7 @@ peak memory of each process, and checks that both give the same value. Without
 
     python benches/boards.py --misere [--boards 5x7,6x6,4x9]
     python benches/boards.py --winning-moves [--boards 4x9,5x7,5x8]
-    python benches/boards.py --evict "16 MiB,4 MiB" [--boards 5x9]
+    python benches/boards.py --evict "16 MiB,4 MiB" [--boards 5x9] [--misere]
 
 ``igsolve`` plays normal play only: ``--misere`` times nimkit's misère outcome of each
 board on one thread (``RAYON_NUM_THREADS=1``) against all of rayon's threads, each a
@@ -18,7 +18,8 @@ fresh process, alternating, and checks that both give the same outcome;
 ``--winning-moves`` does the same for the normal-play winning moves (their count).
 ``--evict`` times the value of each board in each bound given, with ``evict=True``,
 against the value with no bound (fresh processes, alternating; the ratio is the
-bounded run's time over the unbounded one's), and checks the values agree.
+bounded run's time over the unbounded one's), and checks the values agree; with
+``--misere``, the misère outcome in place of the value.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ MISERE = (
 EVICTING = (
     "import sys, nimkit as nk; "
     "print(nk.Cram(int(sys.argv[1]), int(sys.argv[2])).grundy(max_memory=sys.argv[3], evict=True))"
+)
+MISERE_EVICTING = (
+    "import sys, nimkit as nk; game = nk.Cram(int(sys.argv[1]), int(sys.argv[2])); "
+    "print(game.outcome(misere=True, max_memory=sys.argv[3], evict=True).value)"
 )
 WINNING_MOVES = (
     "import sys, nimkit as nk; "
@@ -76,17 +81,19 @@ def on_threads(
     return out.split()[-1], elapsed, mb
 
 
-def evicting(bounds: str, boards: str, repeat: int) -> None:
-    """The value of each board with eviction in each bound, against no bound."""
+def evicting(bounds: str, boards: str, repeat: int, misere: bool) -> None:
+    """The value (or misère outcome) of each board with eviction in each bound,
+    against no bound."""
+    plain, bounded = (MISERE, MISERE_EVICTING) if misere else (NIMKIT, EVICTING)
     header = ("board", 6), ("bound", 9), ("value", 5), ("s", 8), ("MB", 6)
     print(" ".join(f"{name:>{width}}" for name, width in header), f"{'ratio':>6}")
     for board in boards.split(","):
         rows, cols = (int(x) for x in board.split("x"))
         runs: dict[str, list[tuple[str, float, float]]] = {}
         for _ in range(repeat):
-            runs.setdefault("none", []).append(on_threads(NIMKIT, rows, cols, None))
+            runs.setdefault("none", []).append(on_threads(plain, rows, cols, None))
             for bound in bounds.split(","):
-                runs.setdefault(bound, []).append(on_threads(EVICTING, rows, cols, None, bound))
+                runs.setdefault(bound, []).append(on_threads(bounded, rows, cols, None, bound))
         best = {bound: min(r, key=lambda r: r[1]) for bound, r in runs.items()}
         value, unbounded, _ = best["none"]
         for bound, (found, t, mb) in best.items():
@@ -137,7 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     print(describe())
     if args.evict:
-        evicting(args.evict, args.boards, args.repeat)
+        evicting(args.evict, args.boards, args.repeat, args.misere)
         return
     if args.misere:
         one_against_all(MISERE, "outcome", args.boards, args.repeat)

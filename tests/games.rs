@@ -18,6 +18,7 @@ use rand_pcg::Pcg64Mcg;
 const LIMITS: Limits = Limits {
     max_positions: 1 << 22,
     max_memory: u64::MAX,
+    evict: false,
     report: &|_| {},
 };
 

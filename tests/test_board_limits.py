@@ -102,6 +102,33 @@ def test_eviction_makes_room_past_max_memory(tmp_path, capsys):
         nk.cram_table(3, 5, max_memory="1 MiB", evict="yes")  # type: ignore[arg-type]
 
 
+def test_outcomes_and_misere_searches_evict(capsys):
+    # Misère Cram 4 x 6 is P (the guide's table, test_boards.py) and needs 0.5-1 MiB
+    # of table: in 256 KiB its search stops unless it evicts, and evicting it drops
+    # the outcomes of the smallest positions as it goes and finds the same outcome.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(4, 6).outcome(misere=True, max_memory="256 KiB")
+    assert nk.Cram(4, 6).outcome(misere=True, max_memory="256 KiB", evict=True) is nk.Outcome.P
+    # Only the stack left: the bound's error, evicting or not.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(4, 6).outcome(misere=True, max_memory=512, evict=True)
+    # Normal play: Cram 5 x 7 (value 1, Beling's table) is N.
+    with pytest.raises(MemoryError, match="max_memory"):
+        nk.Cram(5, 7).outcome(max_memory="512 KiB")
+    assert nk.Cram(5, 7).outcome(max_memory="512 KiB", evict=True) is nk.Outcome.N
+    # Winning moves in an eighth (a quarter) of the room they need are those found
+    # without a bound (misère Cram 3 x 9 needs 2-4 MiB, normal-play 5 x 6 64-128 KiB).
+    for game, misere, bound in [(nk.Cram(3, 9), True, "512 KiB"), (nk.Cram(5, 6), False, "32 KiB")]:
+        with pytest.raises(MemoryError, match="max_memory"):
+            game.winning_moves(misere, max_memory=bound)
+        found = game.winning_moves(misere, max_memory=bound, evict=True)
+        assert {m.cells for m in found} == {m.cells for m in game.winning_moves(misere)}
+    assert main(["cram", "4", "6", "--misere", "--max-memory", "256 KiB", "--evict"]) == 0
+    assert "outcome (misère play): P" in capsys.readouterr().out
+    with pytest.raises(TypeError, match="evict is True or False"):
+        nk.Cram(4, 6).outcome(misere=True, max_memory="1 MiB", evict=1)  # type: ignore[arg-type]
+
+
 def test_a_run_in_many_steps_gives_the_value_of_one(tmp_path):
     for game, make in [
         ("cram 5 x 6", lambda: nk.Cram(5, 6)),

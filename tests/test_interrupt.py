@@ -127,6 +127,20 @@ def test_ctrl_c_interrupts_long_native_work(code):
     assert err.strip().splitlines()[-1] == "KeyboardInterrupt"
 
 
+def reporting(call: str) -> list[str]:
+    """A child's lines that run `call` and print how it ended."""
+    return [
+        "try:",
+        f"    {call}",
+        "except KeyboardInterrupt:",
+        "    print('interrupted')",
+        "except MemoryError:",
+        "    print('out of room')",
+        "else:",
+        "    print('finished')",
+    ]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="Python's SIGINT handler in a subprocess")
 def test_ctrl_c_in_a_progress_callback_stops_the_search():
     # Ctrl-C raises KeyboardInterrupt in whatever Python code runs when it comes: in a
@@ -138,12 +152,7 @@ def test_ctrl_c_in_a_progress_callback_stops_the_search():
             "import nimkit as nk",
             "def bar(n):",
             "    raise KeyboardInterrupt",
-            "try:",
-            "    nk._core.vertex_value(nk.Cram(5, 9)._native, progress=bar)",
-            "except KeyboardInterrupt:",
-            "    print('interrupted')",
-            "else:",
-            "    print('finished')",
+            *reporting("nk._core.vertex_value(nk.Cram(5, 9)._native, progress=bar)"),
         ]
     )
     command = [sys.executable, "-c", script]
@@ -183,14 +192,7 @@ def test_ctrl_c_stops_a_search_that_evicts_on_two_threads():
             "        heard.append(n)",
             "        print('ready', flush=True)",
             "game = nk.Cram(5, 8)._native",
-            "try:",
-            "    nk._core.vertex_value(game, 300 * 1024, progress=bar, evict=True)",
-            "except KeyboardInterrupt:",
-            "    print('interrupted')",
-            "except MemoryError:",
-            "    print('out of room')",
-            "else:",
-            "    print('finished')",
+            *reporting("nk._core.vertex_value(game, 300 * 1024, progress=bar, evict=True)"),
         ]
     )
     child = subprocess.Popen(

@@ -360,9 +360,9 @@ fn memory_bound() {
 }
 
 /// With `evict`, a search that reaches its bound drops the values of its smallest
-/// components and goes on, to the value a search without a bound finds (on one
-/// thread, and from 32 cells on the threads); a bound too small to go on in still
-/// ends with its error.
+/// components (or in misère play, the outcomes of its smallest positions) and goes
+/// on, to the answer a search without a bound finds (on one thread, and from 32
+/// cells on the threads); a bound too small to go on in still ends with its error.
 #[test]
 fn eviction_keeps_a_bounded_search_going() {
     let bounded = |bytes: u64, evict: bool| Budget {
@@ -394,6 +394,28 @@ fn eviction_keeps_a_bounded_search_going() {
         (cram(3, 12), 1),
         (graph, graph_value),
     ];
+    // Misère play: whole positions are dropped, those of the fewest vertices first.
+    let misere = |rows: usize, cols: usize| -> Fresh {
+        Box::new(move |budget| {
+            let game = Cram::board(rows, cols).unwrap();
+            let wins = game
+                .engine()
+                .misere_wins(&game.engine().all(), budget, &|_| {});
+            wins.map(u64::from)
+        })
+    };
+    let edges = random_edges(&mut rng, 26, 0.08..0.12);
+    let graph: Fresh = Box::new(move |budget| {
+        let game = Deletion::new(26, &edges, Moves::Neighbourhood, Canon::Labels).unwrap();
+        Ok(u64::from(game.misere_wins(&game.all(), budget, &|_| {})?))
+    });
+    let graph_wins = graph(Budget::default()).unwrap();
+    // The misère outcomes of tests/test_boards.py's table: Cram 4 x 6 P, 3 x 8 P,
+    // 2 x 16 N (on the threads).
+    let games = games
+        .into_iter()
+        .chain([(misere(4, 6), 0), (misere(3, 8), 0), (misere(2, 16), 1)])
+        .chain([(graph, graph_wins)]);
     for (value, wanted) in games {
         // The least power of two the search fits in, then a quarter of it.
         let fits = (10..40)

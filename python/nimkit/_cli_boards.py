@@ -70,9 +70,9 @@ def _add_bounds(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--evict",
         action="store_true",
-        help="with --max-memory: when the table reaches it, drop the values of the "
-        "smallest components and go on (the value's search; an error only if it "
-        "cannot go on within the bound)",
+        help="with --max-memory: when the table reaches it, drop what it knows of the "
+        "smallest components (misère play: positions) and go on (an error only if "
+        "the search cannot go on within the bound)",
     )
     command.add_argument(
         "--checkpoint",
@@ -129,19 +129,11 @@ def run(args: argparse.Namespace) -> int:
         every=args.every,
         evict=args.evict,
     )
-    if args.evict and not args.misere:
-        # Outcomes do not evict: in normal play they follow from values, which do.
-        from .position import Outcome
-
-        outcome = Outcome.N if value else Outcome.P
-        won = (o for o in game.options() if o.grundy(max_memory=memory, evict=True) == 0)
-    else:
-        outcome = game.outcome(args.misere, progress=args.progress, max_memory=memory)
-        # One winning move is shown, so the options are asked until one is lost for
-        # the player who moves next, not all of them.
-        won = (
-            o for o in game.options() if o.outcome(args.misere, max_memory=memory).value == "P"
-        )
+    bounds = {"max_memory": memory, "evict": args.evict}
+    outcome = game.outcome(args.misere, progress=args.progress, **bounds)
+    # One winning move is shown, so the options are asked until one is lost for the
+    # player who moves next, not all of them.
+    won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
     move = next(won, None) if outcome.value == "N" else None
     ending = "misère" if args.misere else "normal"
     print(f"{game.describe()}")

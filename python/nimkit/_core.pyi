@@ -180,7 +180,11 @@ class NativeGame:
     def family(self) -> str: ...
     def options(self) -> list[NativeGame]: ...
     def grundy(
-        self, max_positions: int = ..., progress: Any = None, max_memory: int | None = None
+        self,
+        max_positions: int = ...,
+        progress: Any = None,
+        max_memory: int | None = None,
+        evict: bool = False,
     ) -> Any: ...
     def outcome(
         self,
@@ -188,6 +192,7 @@ class NativeGame:
         max_positions: int = ...,
         progress: Any = None,
         max_memory: int | None = None,
+        evict: bool = False,
     ) -> Outcome: ...
     def winning_moves(
         self,
@@ -195,6 +200,7 @@ class NativeGame:
         max_positions: int = ...,
         progress: Any = None,
         max_memory: int | None = None,
+        evict: bool = False,
     ) -> list[NativeGame]: ...
     def remoteness(
         self, misere: bool = False, max_positions: int = ..., progress: Any = None

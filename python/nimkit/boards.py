@@ -194,11 +194,21 @@ class _Deleting(ImpartialGame):
         progress: bool = False,
         *,
         max_memory: Memory = None,
+        evict: bool = False,
     ) -> Outcome:
-        """P or N in normal or misère play, the search bounded by ``max_memory``."""
-        memory = memory_bytes(max_memory)
+        """P or N in normal or misère play, the search bounded by ``max_memory``.
+        ``evict``: past the bound, room is made as ``grundy`` makes it in normal
+        play; in misère play the outcomes of the positions of the fewest vertices are
+        dropped and the search goes on where it is (MemoryError only if the search's
+        own stack does not fit).
+
+        >>> Cram(4, 6).outcome(misere=True, max_memory="256 KiB", evict=True)
+        Outcome.P
+        """
+        memory = _evicting(max_memory, evict)
         return _with_bar(
-            progress, lambda bar: self._native.outcome(misere, max_positions, bar, memory)
+            progress,
+            lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
         )
 
     def winning_moves(
@@ -208,12 +218,14 @@ class _Deleting(ImpartialGame):
         progress: bool = False,
         *,
         max_memory: Memory = None,
+        evict: bool = False,
     ) -> list[ImpartialGame]:
-        """The options that win, the search bounded by ``max_memory``."""
-        memory = memory_bytes(max_memory)
+        """The options that win, the search bounded by ``max_memory`` (past which
+        room is made with ``evict``, as ``outcome`` makes it)."""
+        memory = _evicting(max_memory, evict)
         found = _with_bar(
             progress,
-            lambda bar: self._native.winning_moves(misere, max_positions, bar, memory),
+            lambda bar: self._native.winning_moves(misere, max_positions, bar, memory, evict),
         )
         return [ImpartialGame._of(n) for n in found]
 

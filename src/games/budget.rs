@@ -1,7 +1,8 @@
 //! What a search of a game on a graph or board may spend: the bytes of the table it
 //! fills and of its stack (`max_memory`: MemoryError past it, with a message that
-//! names the bound, or room made by eviction: `evict`), and the time it runs before it hands control back with
-//! `Error::Paused` so that its caller can save what it learned (`until`).
+//! names the bound, or room made by eviction: `evict`), and the time it runs before
+//! it hands control back with `Error::Paused` so that its caller can save what it
+//! learned (`until`).
 //!
 //! The table is counted as hashbrown lays it out (a power of two of buckets, each an
 //! entry and a control byte, kept at most 7/8 full) plus what its keys hold on the
@@ -25,9 +26,10 @@ pub struct Budget {
     pub max_memory: u64,
     /// When to stop with `Error::Paused`, if ever.
     pub until: Option<Instant>,
-    /// Whether a normal-play search of a graph or board that reaches `max_memory`
-    /// drops the values of its smallest components and goes on (`Deletion::value`),
-    /// rather than stop with the bound's error.
+    /// Whether a search of a graph or board that reaches `max_memory` drops what it
+    /// learned of its smallest components (normal play) or positions (misère play)
+    /// and goes on (`Deletion::value`, `Deletion::misere_wins`), rather than stop
+    /// with the bound's error.
     pub evict: bool,
 }
 
@@ -80,6 +82,21 @@ impl Spend {
             poll: self.poll.watching(stop, asks),
             ..self
         }
+    }
+
+    /// Whether the search makes room past its bound (`Budget::evict`).
+    pub fn evicts(&self) -> bool {
+        self.budget.evict
+    }
+
+    /// The bound on its bytes.
+    pub fn bound(&self) -> u64 {
+        self.budget.max_memory
+    }
+
+    /// The poll its steps tick (for work in the middle of a search).
+    pub fn poll(&mut self) -> &mut Poll {
+        &mut self.poll
     }
 
     /// The bytes on the stack.

@@ -25,6 +25,7 @@ use super::values::{self, Packed, Private};
 use super::vertex::{members, Canon, Deletion, Moves, Saved};
 use crate::base::alloc;
 use crate::base::error::Result;
+use crate::base::interrupt::Poll;
 
 /// A set of cells: bit `r * cols + c` for the cell (r, c).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -832,7 +833,13 @@ pub fn evict(engine: &Deletion, bound: u64) -> Result<u64> {
 
 fn evict_in<const W: usize>(engine: &Deletion, board: Board, bound: u64) -> Result<u64> {
     with_learned::<W, _>(engine, board, |learned| {
-        values::evict(&mut learned.table, bound, 0, Cells::count)
+        values::evict(
+            &mut learned.table,
+            bound,
+            0,
+            Cells::count,
+            &mut Poll::default(),
+        )
     })
 }
 

@@ -55,6 +55,8 @@ pub struct Limits<'a> {
     pub max_positions: u64,
     /// The most bytes a search of a game on a graph or board may hold (`budget`).
     pub max_memory: u64,
+    /// Whether such a search makes room past `max_memory` (`budget::Budget::evict`).
+    pub evict: bool,
     /// Hears how many positions a search has found, now and then.
     pub report: &'a (dyn Fn(usize) + Sync),
 }

@@ -15,6 +15,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::base::alloc;
 use crate::base::error::Result;
+use crate::base::interrupt::Poll;
 
 /// What a search asks of its table.
 pub trait Values<K> {
@@ -619,53 +620,59 @@ fn fx_hash<K: Hash>(key: &K) -> u64 {
 /// Room in `map`, full for a search bounded by `bound` bytes: the values of the
 /// largest components by `size` (the costliest to find again) are kept, as many as
 /// half fill a map of half the bound (its keys holding `key_heap` bytes each on the
-/// heap), the others dropped, and the map's buckets shrunk to what it holds. Any value may go: the pruned search never reads back an
-/// entry it relies on. The sizes of the values kept, summed: a measure of the
-/// search's progress, which no eviction lowers (the largest are kept).
-pub fn evict<K: Eq + Hash>(
-    map: &mut FxHashMap<K, u32>,
+/// heap), the others dropped, and the map's buckets shrunk to what it holds. Any
+/// value may go: the pruned search never reads back an entry it relies on. The sizes
+/// of the values kept, summed: a measure of the search's progress, which no eviction
+/// lowers (the largest are kept). Polls `poll` (a pass over gigabytes takes
+/// seconds): a map left part pruned is still a sound one.
+pub fn evict<K: Eq + Hash, V>(
+    map: &mut FxHashMap<K, V>,
     bound: u64,
     key_heap: usize,
     size: impl Fn(&K) -> u32,
+    poll: &mut Poll,
 ) -> Result<u64> {
     let capacity = |buckets: usize| buckets / 8 * 7;
     let bytes = |buckets: usize| {
         let heap = (capacity(buckets) as u64).saturating_mul(key_heap as u64);
-        layout::<K, u32>(capacity(buckets)).saturating_add(heap)
+        layout::<K, V>(capacity(buckets)).saturating_add(heap)
     };
     let mut buckets = 8usize;
     while buckets < usize::MAX / 4 && bytes(buckets * 2) <= bound / 2 {
         buckets *= 2;
     }
     let keep = capacity(buckets) / 2;
-    // The smallest size kept whole (`least`): those of it and above fit in `keep`.
-    let mut sizes = std::collections::BTreeMap::new();
+    // How many entries of each size: then the smallest size kept whole (`least`), as
+    // those of it and above fit in `keep`.
+    let largest = map.keys().map(&size).max().unwrap_or(0) as usize;
+    let mut sizes = alloc::filled(largest + 1, 0usize)?;
     for key in map.keys() {
-        *sizes.entry(size(key)).or_insert(0usize) += 1;
+        poll.tick()?;
+        sizes[size(key) as usize] += 1;
     }
-    let (mut least, mut above) = (u32::MAX, 0);
-    for (&s, &n) in sizes.iter().rev() {
-        if above + n > keep {
-            break;
-        }
-        (least, above) = (s, above + n);
+    let (mut least, mut above) = (sizes.len(), 0);
+    while least > 0 && above + sizes[least - 1] <= keep {
+        least -= 1;
+        above += sizes[least];
     }
     // Of the next size down, the first met fill what is left.
-    let tie = sizes.range(..least).next_back().map(|(&s, _)| s);
     let mut ties = keep - above;
+    let mut stopped = Ok(());
     map.retain(|key, _| {
-        let s = size(key);
-        if s >= least {
+        let s = size(key) as usize;
+        if s >= least || stopped.is_err() {
             return true;
         }
-        let kept = Some(s) == tie && ties > 0;
+        stopped = poll.tick();
+        let kept = s + 1 == least && ties > 0;
         ties -= usize::from(kept);
         kept
     });
+    stopped?;
     let mut smaller = FxHashMap::default();
     smaller
         .try_reserve(map.len())
-        .map_err(|_| alloc::too_large::<(K, u32)>(map.len()))?;
+        .map_err(|_| alloc::too_large::<(K, V)>(map.len()))?;
     smaller.extend(map.drain());
     *map = smaller;
     Ok(map.keys().map(|k| u64::from(size(k))).sum())
@@ -746,7 +753,7 @@ mod tests {
         for (entries, bound, key_heap) in [(100_000u64, 1u64 << 20, 0), (5000, 1 << 16, 24)] {
             let mut map: FxHashMap<u64, u32> = (0..entries).map(|k| (k * 7919, 1)).collect();
             let all = map.clone();
-            let kept = evict(&mut map, bound, key_heap, size).unwrap();
+            let kept = evict(&mut map, bound, key_heap, size, &mut Poll::default()).unwrap();
             assert_eq!(kept, map.keys().map(|k| u64::from(size(k))).sum::<u64>());
             let least = map.keys().map(size).min().unwrap();
             let dropped = all.keys().filter(|k| !map.contains_key(k));

@@ -33,8 +33,9 @@ use super::values::{self, Private};
 use super::{Game, Limits, Memo, Value};
 use crate::base::outcome::Outcome;
 
+use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
-use crate::base::{alloc, interrupt};
+use crate::base::interrupt::{self, Poll};
 
 /// The most vertices a graph may have: its neighbour sets then take 32 MB, and no
 /// search of such a graph ends anyway.
@@ -46,6 +47,9 @@ const REPORT_EVERY: usize = 1 << 12;
 /// Evictions in a row that keep no more than before, after which a search with
 /// `Budget::evict` gives up with the bound's error.
 const STALLS: u32 = 5;
+
+/// The misère table: whether the player to move wins, by whole position.
+type Misere = FxHashMap<Box<[Key]>, bool>;
 
 /// A set of vertices, bit `v % 64` of word `v / 64` for vertex `v`.
 /// Inline up to 128 vertices (no allocation per option on boards of that size).
@@ -97,7 +101,7 @@ pub struct Deletion {
     canon: Canon,
     values: Mutex<FxHashMap<Key, u32>>,
     boards: Tables,
-    misere: Mutex<FxHashMap<Box<[Key]>, bool>>,
+    misere: Mutex<Misere>,
     /// How the evictions of a search went (`evicting`), kept across the steps of a
     /// search run in steps (`Budget::until`) until it ends.
     evictions: Mutex<Evictions>,
@@ -395,7 +399,10 @@ impl Deletion {
         let done = loop {
             match ask() {
                 Err(error @ Error::MemoryBound { .. }) if budget.evict => {
-                    let kept = self.evict(budget.max_memory)?;
+                    let kept = match self.evict(budget.max_memory) {
+                        Ok(kept) => kept,
+                        Err(error) => break Err(error),
+                    };
                     if kept > went.most {
                         went = Evictions {
                             most: kept,
@@ -426,7 +433,8 @@ impl Deletion {
         let board = grid::evict(self, bound)?;
         let mut graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let bits = |key: &Key| key.iter().map(|w| w.count_ones()).sum();
-        Ok(board + values::evict(&mut graph, bound, self.key_heap(), bits)?)
+        let poll = &mut Poll::default();
+        Ok(board + values::evict(&mut graph, bound, self.key_heap(), bits, poll)?)
     }
 
     fn value_once(
@@ -604,9 +612,10 @@ impl Deletion {
         unreachable!("the last frame returns")
     }
 
-    /// Whether the player to move wins `set` in misère play, within `budget`;
-    /// `report` hears now and then how many positions are settled. A large position
-    /// is searched on `parallel::threads()` threads.
+    /// Whether the player to move wins `set` in misère play, within `budget` (with
+    /// `budget.evict`, room made past it: `misere_room`); `report` hears now and then
+    /// how many positions are settled. A large position is searched on
+    /// `parallel::threads()` threads.
     pub fn misere_wins(
         &self,
         set: &[u64],
@@ -727,7 +736,7 @@ impl Deletion {
         let won = lost.load(Ordering::SeqCst);
         let mut spend = Spend::new(budget);
         let mut known = self.misere.lock().unwrap_or_else(PoisonError::into_inner);
-        spend.room(&mut known, self.misere_key_heap(root.key.len()))?;
+        self.misere_room(&mut spend, &mut known, root.key.len())?;
         remember(&mut known, root.key, won, report);
         Ok(won)
     }
@@ -748,14 +757,20 @@ impl Deletion {
         let mut first = MisereFrame::new(self, start, recent);
         first.alias = alias;
         spend.count(&table(), self.misere_key_heap(first.key.len()));
-        spend.charge(self.bytes(first.size()))?;
+        self.misere_charge(&mut spend, first.size(), first.key.len())?;
         let mut stack = vec![first];
+        // What the search of the option `next` of the frame on top found: the frame
+        // learns it from the search, not from the table (which may have dropped it).
+        let mut answer = None;
         while let Some(frame) = stack.last_mut() {
             spend.tick()?;
             // Every option looked up before any is searched: one known loss settles it.
-            let mut settled = frame.options.is_empty();
+            let mut settled = frame.options.is_empty() || answer == Some(false);
+            if answer.take() == Some(true) {
+                frame.next += 1;
+            }
             let mut unknown = None;
-            {
+            if !settled {
                 let known = table();
                 for (i, option) in frame.options.iter().enumerate().skip(frame.next) {
                     match known.get(&option.key[..]) {
@@ -779,13 +794,14 @@ impl Deletion {
                 let aliased = alias.as_ref().and_then(|a| table().get(a).copied());
                 if let Some(won) = aliased {
                     let mut known = table();
-                    spend.room(&mut known, self.misere_key_heap(option.key.len()))?;
+                    self.misere_room(&mut spend, &mut known, option.key.len())?;
                     remember(&mut known, Box::from(&option.key[..]), won, report);
+                    answer = Some(won);
                     continue;
                 }
                 let mut child = MisereFrame::new(self, option.clone(), recent);
                 child.alias = alias;
-                spend.charge(self.bytes(child.size()))?;
+                self.misere_charge(&mut spend, child.size(), child.key.len())?;
                 alloc::grow(&mut stack)?;
                 stack.push(child);
                 None
@@ -796,11 +812,11 @@ impl Deletion {
                 let frame = stack.pop().expect("the loop holds a frame");
                 spend.release(self.bytes(frame.size()));
                 let mut known = table();
-                spend.room(&mut known, self.misere_key_heap(frame.key.len()))?;
+                self.misere_room(&mut spend, &mut known, frame.key.len())?;
                 remember(&mut known, frame.key, won, report);
                 if let Some(alias) = frame.alias {
                     let typical = self.misere_key_heap(alias.len());
-                    spend.room(&mut known, typical)?;
+                    self.misere_room(&mut spend, &mut known, alias.len())?;
                     let heap = alias
                         .iter()
                         .map(|k| std::mem::size_of::<Key>() + heap_of(k));
@@ -810,9 +826,53 @@ impl Deletion {
                 if stack.is_empty() {
                     return Ok(won);
                 }
+                answer = Some(won);
             }
         }
         unreachable!("the last frame returns")
+    }
+
+    /// Room in the misère table (`known`) for one more position, of `parts`
+    /// components, within `spend`'s bound (made past it with `spend.evicts()`:
+    /// `misere_evict`).
+    fn misere_room(&self, spend: &mut Spend, known: &mut Misere, parts: usize) -> Result<()> {
+        let key_heap = self.misere_key_heap(parts);
+        match spend.room(known, key_heap) {
+            Err(Error::MemoryBound { .. }) if spend.evicts() => {
+                self.misere_evict(spend, known, parts)?;
+                spend.room(known, key_heap)
+            }
+            done => done,
+        }
+    }
+
+    /// `spend` charged with a frame of `sets` sets of vertices, the position's key of
+    /// `parts` components (room made past the bound with `spend.evicts()`).
+    fn misere_charge(&self, spend: &mut Spend, sets: usize, parts: usize) -> Result<()> {
+        let bytes = self.bytes(sets);
+        match spend.charge(bytes) {
+            Err(Error::MemoryBound { .. }) if spend.evicts() => {
+                spend.release(bytes);
+                let mut known = self.misere.lock().unwrap_or_else(PoisonError::into_inner);
+                self.misere_evict(spend, &mut known, parts)?;
+                spend.charge(bytes)
+            }
+            done => done,
+        }
+    }
+
+    /// Drop from the misère table (`known`) the positions of the fewest vertices
+    /// (`values::evict`, each key counted as holding the heap of the most components
+    /// a key there or the next, of `parts`, has: as a search counts it), and count it
+    /// anew in `spend`. In the middle of a search: no frame relies on the table for
+    /// what it learned (`answer`), so any entry may go.
+    fn misere_evict(&self, spend: &mut Spend, known: &mut Misere, parts: usize) -> Result<()> {
+        let most = known.keys().map(|k| k.len()).max().unwrap_or(0).max(parts);
+        let key_heap = self.misere_key_heap(most);
+        let bound = spend.bound();
+        values::evict(known, bound, key_heap, |key| vertices_of(key), spend.poll())?;
+        spend.count(known, key_heap);
+        Ok(())
     }
 
     /// A whole position's key by its components' canonical keys (general graphs;
@@ -925,6 +985,12 @@ fn remember<K: std::hash::Hash + Eq, V>(
     if table.len().is_multiple_of(REPORT_EVERY) {
         report(table.len());
     }
+}
+
+/// The vertices of a whole position by its key (a board's keys hold a few more bits:
+/// a measure that grows with the position, for eviction).
+fn vertices_of(key: &[Key]) -> u32 {
+    key.iter().flatten().map(|w| w.count_ones()).sum()
 }
 
 fn has(set: &[u64], v: usize) -> bool {
@@ -1266,6 +1332,7 @@ impl<R: Rule> Game for OnGraph<R> {
 fn budget(limits: &Limits) -> Budget {
     Budget {
         max_memory: limits.max_memory,
+        evict: limits.evict,
         ..Budget::default()
     }
 }

@@ -31,11 +31,11 @@ pub struct PyNativeGame(pub GameRef);
 /// back: taking it again for every state would cost more than the call), with a
 /// progress bar over the positions a search finds when `progress` (a
 /// `nimkit._progress` counter) is given. `max_memory` bounds the searches of the
-/// games on graphs and boards.
+/// games on graphs and boards, which make room past it when `evict`.
 pub(super) fn ask<T: Send>(
     py: Python<'_>,
     game: &GameRef,
-    (max_positions, max_memory): (u64, u64),
+    (max_positions, max_memory, evict): (u64, u64, bool),
     progress: Option<&Bound<'_, PyAny>>,
     question: impl Send + FnOnce(&Limits) -> crate::base::error::Result<T>,
 ) -> PyResult<T> {
@@ -48,6 +48,7 @@ pub(super) fn ask<T: Send>(
     let limits = Limits {
         max_positions,
         max_memory,
+        evict,
         report: &report,
     };
     if game.calls_out() {
@@ -107,22 +108,23 @@ impl PyNativeGame {
     }
 
     /// Smith's value in normal play: an int, or a ``nimkit.Infinite``.
-    #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
+    #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None, evict = false))]
     fn grundy(
         &self,
         py: Python<'_>,
         max_positions: UInt,
         progress: Option<&Bound<'_, PyAny>>,
         max_memory: Option<UInt>,
+        evict: bool,
     ) -> PyResult<Py<PyAny>> {
         let game = &self.0;
-        let bounds = (max_positions.0, memory(max_memory));
+        let bounds = (max_positions.0, memory(max_memory), evict);
         let value = ask(py, game, bounds, progress, |limits| game.value(limits))?;
         py_value(py, value)
     }
 
     /// P, N or D in normal or misère play.
-    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
+    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None, evict = false))]
     fn outcome<'py>(
         &self,
         py: Python<'py>,
@@ -130,9 +132,10 @@ impl PyNativeGame {
         max_positions: UInt,
         progress: Option<&Bound<'py, PyAny>>,
         max_memory: Option<UInt>,
+        evict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.0;
-        let bounds = (max_positions.0, memory(max_memory));
+        let bounds = (max_positions.0, memory(max_memory), evict);
         let outcome = ask(py, game, bounds, progress, |limits| {
             game.outcome(misere, limits)
         })?;
@@ -140,7 +143,7 @@ impl PyNativeGame {
     }
 
     /// The options that win (to P-positions); from a draw, the options that keep it.
-    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None))]
+    #[pyo3(signature = (misere = false, max_positions = UInt(DEFAULT_MAX_POSITIONS), progress = None, max_memory = None, evict = false))]
     fn winning_moves(
         &self,
         py: Python<'_>,
@@ -148,9 +151,10 @@ impl PyNativeGame {
         max_positions: UInt,
         progress: Option<&Bound<'_, PyAny>>,
         max_memory: Option<UInt>,
+        evict: bool,
     ) -> PyResult<Vec<PyNativeGame>> {
         let game = &self.0;
-        let bounds = (max_positions.0, memory(max_memory));
+        let bounds = (max_positions.0, memory(max_memory), evict);
         let found = ask(py, game, bounds, progress, |limits| {
             game.winning_moves(misere, limits)
         })?;
@@ -167,9 +171,13 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u32>> {
         let game = &self.0;
-        ask(py, game, (max_positions.0, u64::MAX), progress, |limits| {
-            game.remoteness(misere, limits)
-        })
+        ask(
+            py,
+            game,
+            (max_positions.0, u64::MAX, false),
+            progress,
+            |limits| game.remoteness(misere, limits),
+        )
     }
 
     /// Whether play can come back to a position it left.
@@ -181,9 +189,13 @@ impl PyNativeGame {
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let game = &self.0;
-        ask(py, game, (max_positions.0, u64::MAX), progress, |limits| {
-            game.loopy(limits)
-        })
+        ask(
+            py,
+            game,
+            (max_positions.0, u64::MAX, false),
+            progress,
+            |limits| game.loopy(limits),
+        )
     }
 
     /// The state graph: its edges as ``(from, to)`` node numbers and its nodes (node 0
@@ -191,9 +203,13 @@ impl PyNativeGame {
     #[pyo3(signature = (max_positions = UInt(DEFAULT_MAX_POSITIONS)))]
     fn explore(&self, py: Python<'_>, max_positions: UInt) -> PyResult<Explored> {
         let game = &self.0;
-        let (graph, games) = ask(py, game, (max_positions.0, u64::MAX), None, |limits| {
-            game.explore(limits)
-        })?;
+        let (graph, games) = ask(
+            py,
+            game,
+            (max_positions.0, u64::MAX, false),
+            None,
+            |limits| game.explore(limits),
+        )?;
         let edges = (0..graph.len() as u32)
             .flat_map(|u| graph.successors(u).iter().map(move |&v| (u, v)))
             .collect();

@@ -29,7 +29,7 @@ impl PyPlayed {
         ask(
             py,
             game.position(),
-            (self.max_positions, u64::MAX),
+            (self.max_positions, u64::MAX, false),
             None,
             |limits| question(game, limits),
         )

@@ -10,6 +10,7 @@ use std::sync::Arc;
 const LIMITS: Limits = Limits {
     max_positions: 1 << 22,
     max_memory: u64::MAX,
+    evict: false,
     report: &|_| {},
 };
 
