@@ -102,7 +102,7 @@ def test_eviction_makes_room_past_max_memory(tmp_path, capsys):
         nk.cram_table(3, 5, max_memory="1 MiB", evict="yes")  # type: ignore[arg-type]
 
 
-def test_outcomes_and_misere_searches_evict(capsys):
+def test_outcomes_and_misere_searches_evict(tmp_path, capsys):
     # Misère Cram 4 x 6 is P (the guide's table, test_boards.py) and needs 0.5-1 MiB
     # of table: in 256 KiB its search stops unless it evicts, and evicting it drops
     # the outcomes of the smallest positions as it goes and finds the same outcome.
@@ -125,6 +125,21 @@ def test_outcomes_and_misere_searches_evict(capsys):
         assert {m.cells for m in found} == {m.cells for m in game.winning_moves(misere)}
     assert main(["cram", "4", "6", "--misere", "--max-memory", "256 KiB", "--evict"]) == 0
     assert "outcome (misère play): P" in capsys.readouterr().out
+    # The misère question is answered where the normal-play value does not fit (a
+    # random graph whose value needs 24-32 KiB, its misère outcome less than 8 KiB):
+    # the value's line says so, and the outcome is the one found with no bound.
+    graph = nx.gnp_random_graph(20, 0.2, seed=5)
+    nx.write_edgelist(graph, tmp_path / "g.txt", data=False)
+    read = nx.read_edgelist(tmp_path / "g.txt")  # as the command reads it: no isolated vertex
+    wanted = nk.NodeKayles(read).outcome(misere=True).value
+    command = ["node-kayles", str(tmp_path / "g.txt"), "--misere", "--max-memory", "16 KiB"]
+    assert main([*command, "--evict"]) == 0
+    out = capsys.readouterr().out
+    assert "value: past --max-memory" in out
+    assert f"outcome (misère play): {wanted}" in out
+    # No move at all needs no table: a win in misère play, a loss in normal play.
+    assert nk.Cram(1, 1).outcome(misere=True, max_memory=1) is nk.Outcome.N
+    assert nk.Cram(1, 1).outcome(max_memory=1) is nk.Outcome.P
     with pytest.raises(TypeError, match="evict is True or False"):
         nk.Cram(4, 6).outcome(misere=True, max_memory="1 MiB", evict=1)  # type: ignore[arg-type]
 

@@ -122,13 +122,19 @@ def run(args: argparse.Namespace) -> int:
         game = (NodeKayles if args.command == "node-kayles" else ArcKayles)(graph)
     started = time.perf_counter()
     memory = args.max_memory
-    value = game.grundy(
-        progress=args.progress,
-        max_memory=memory,
-        checkpoint=args.checkpoint,
-        every=args.every,
-        evict=args.evict,
-    )
+    try:
+        value: object = game.grundy(
+            progress=args.progress,
+            max_memory=memory,
+            checkpoint=args.checkpoint,
+            every=args.every,
+            evict=args.evict,
+        )
+    except MemoryError:
+        if not args.misere:
+            raise
+        # The misère question is asked apart: its search may fit where this one did not.
+        value = "past --max-memory (the normal-play search)"
     bounds = {"max_memory": memory, "evict": args.evict}
     outcome = game.outcome(args.misere, progress=args.progress, **bounds)
     # One winning move is shown, so the options are asked until one is lost for the

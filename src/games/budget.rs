@@ -19,6 +19,10 @@ use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
 
+/// Evictions in a row that keep no more than before, after which a search with
+/// `Budget::evict` gives up with the bound's error.
+pub const STALLS: u32 = 5;
+
 /// The limits of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {

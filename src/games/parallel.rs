@@ -30,12 +30,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
-use super::budget::Budget;
+use super::budget::{Budget, STALLS};
 use super::pruned::{Answer, Begun, Move, Root, Round, Search, Split, Wide};
-use super::values::{Fresh, Frozen, Packed};
+use super::values::{self, Fresh, Frozen, Packed};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
-use crate::base::interrupt;
+use crate::base::interrupt::{self, Poll};
 
 /// Components of fewer cells are searched on one thread: their search is over before
 /// a thread starts.
@@ -58,6 +58,11 @@ fn quiet(_: usize) {}
 /// the search fails: Ctrl-C keeps what was learned); `report` hears its size now
 /// and then. The rounds stop after asking about `upto` (an outcome asks about 0
 /// alone): None if the value is larger.
+///
+/// With `budget.evict`, a round that reaches the bound has room made in `table`
+/// (`values::evict`) and goes on where it was, what its moves answered kept; the
+/// bound's error after `STALLS` evictions in a row with no answer and nothing
+/// larger kept.
 pub fn value<S>(
     game: &mut S,
     table: &mut FxHashMap<S::Key, u32>,
@@ -72,32 +77,84 @@ where
     S::Part: Send + Sync,
     S::Key: Packed + Send + Sync,
 {
-    let mut fresh = Fresh::default();
-    let found = (|| {
-        let (table, fresh) = (&*table, &fresh);
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut games: Vec<S> = (1..threads).map(|_| game.clone()).collect();
-        let mut views: Vec<_> = (1..threads).map(|_| Frozen::new(table, fresh)).collect();
-        let mut view = Frozen::new(table, fresh);
-        let mut first = Search::new(game, &mut view, budget, report)?.watching(stop.clone(), true);
-        let mut helpers = Vec::with_capacity(games.len());
-        for (game, view) in games.iter_mut().zip(&mut views) {
-            helpers.push(Search::new(game, view, budget, &quiet)?.watching(stop.clone(), false));
-        }
-        let mut root = match first.root(part)? {
-            Begun::Done(found) => return Ok(found.map(Some)),
-            Begun::Root(root) => root,
+    let mut root = None;
+    let (mut most, mut answered, mut stalls) = (0, 0, 0);
+    loop {
+        let mut fresh = Fresh::default();
+        let found = search(
+            game, table, &fresh, part, upto, threads, budget, report, &mut root,
+        );
+        table
+            .try_reserve(fresh.count())
+            .map_err(|_| alloc::too_large::<(S::Key, u32)>(fresh.count()))?;
+        table.extend(fresh.entries());
+        let Some(begun) = &root else {
+            return found;
         };
-        let found = root.aspire(upto, |v, root| {
-            round(&mut first, &mut helpers, &stop, root, v)
-        })?;
-        first.end(root, found)
-    })();
-    table
-        .try_reserve(fresh.count())
-        .map_err(|_| alloc::too_large::<(S::Key, u32)>(fresh.count()))?;
-    table.extend(fresh.entries());
-    found
+        match found {
+            Err(error @ Error::MemoryBound { .. }) if budget.evict => {
+                let size =
+                    |key: &S::Key| (0..S::Key::WORDS).map(|i| key.word(i).count_ones()).sum();
+                let poll = &mut Poll::default();
+                let kept = values::evict(table, budget.max_memory, game.key_heap(), size, poll)?;
+                if kept > most || begun.answered > answered {
+                    (most, answered, stalls) = (kept.max(most), begun.answered, 0);
+                } else {
+                    stalls += 1;
+                    if stalls == STALLS {
+                        return Err(error);
+                    }
+                }
+            }
+            found => return found,
+        }
+    }
+}
+
+/// One try of `value`, its searches reading `table` and sharing `fresh`: the root,
+/// begun here or by a try before (`root`), is left in `root` if the try fails.
+#[allow(clippy::too_many_arguments)]
+fn search<S>(
+    game: &mut S,
+    table: &FxHashMap<S::Key, u32>,
+    fresh: &Fresh<S::Key>,
+    part: &S::Part,
+    upto: u32,
+    threads: usize,
+    budget: Budget,
+    report: &(dyn Fn(usize) + Sync),
+    root: &mut Option<Root<S::Part, S::Key>>,
+) -> Result<Answer>
+where
+    S: Split + Clone + Send,
+    S::Part: Send + Sync,
+    S::Key: Packed + Send + Sync,
+{
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut games: Vec<S> = (1..threads).map(|_| game.clone()).collect();
+    let mut views: Vec<_> = (1..threads).map(|_| Frozen::new(table, fresh)).collect();
+    let mut view = Frozen::new(table, fresh);
+    let mut first = Search::new(game, &mut view, budget, report)?.watching(stop.clone(), true);
+    let mut helpers = Vec::with_capacity(games.len());
+    for (game, view) in games.iter_mut().zip(&mut views) {
+        helpers.push(Search::new(game, view, budget, &quiet)?.watching(stop.clone(), false));
+    }
+    let begun = match root.take() {
+        Some(begun) => {
+            let begun = root.insert(begun);
+            first.adopt(begun)?;
+            begun
+        }
+        None => match first.root(part)? {
+            Begun::Done(found) => return Ok(found.map(Some)),
+            Begun::Root(begun) => root.insert(begun),
+        },
+    };
+    let found = begun.aspire(upto, |v, root| {
+        round(&mut first, &mut helpers, &stop, root, v)
+    })?;
+    let begun = root.take().expect("the root searched");
+    first.end(begun, found)
 }
 
 /// The moves `0..moves` cut into `threads` runs, one a thread.
@@ -136,7 +193,11 @@ where
     T: super::values::Values<S::Key> + Send,
 {
     stop.store(false, Ordering::SeqCst);
-    let runs = Mutex::new(runs(root.moves.len(), helpers.len() + 1));
+    // The moves not yet answered in this round (all, but in a round asked again).
+    let asked: Vec<usize> = (0..root.moves.len())
+        .filter(|&i| !root.moves[i].lacks(v))
+        .collect();
+    let runs = Mutex::new(runs(asked.len(), helpers.len() + 1));
     let failure = Mutex::new(None);
     let (parts, moves) = (&root.parts, &root.moves);
     // Ask moves, one at a time, until none is left or the round ends.
@@ -149,6 +210,7 @@ where
             ) else {
                 break;
             };
+            let i = asked[i];
             let mut m = moves[i];
             match search.settle(parts, &mut m, v) {
                 Ok(answer) => {
@@ -200,9 +262,7 @@ where
         }
         answers
     });
-    if let Some(error) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        return Err(error);
-    }
+    // The answers got are taken also when the round fails: asked again, it goes on.
     answers.sort_unstable_by_key(|&(i, ..)| i);
     let mut end = None;
     for (i, m, answer) in answers {
@@ -211,7 +271,11 @@ where
             (old, new) => new.or(old),
         };
     }
-    Ok(root.sweep(end))
+    let end = root.sweep(end);
+    match failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(error) => Err(error),
+        None => Ok(end),
+    }
 }
 
 #[cfg(test)]

@@ -179,6 +179,16 @@ pub struct Move {
     known: u32,
     /// Put off once already: another search was on its part.
     deferred: bool,
+    /// 1 + the value it last said it has not (0: none yet): a round asked again
+    /// after an error skips the moves it has answered.
+    not: u32,
+}
+
+impl Move {
+    /// Whether it has said it has not value `v`.
+    pub fn lacks(&self, v: u32) -> bool {
+        self.not == v + 1
+    }
 }
 
 /// How a search for a value begins: with the value (or `Wide`) at once, or with a
@@ -195,6 +205,10 @@ pub struct Root<P, K> {
     alias: Option<K>,
     count: usize,
     skip: u64,
+    /// The first value not yet asked about in full.
+    from: u32,
+    /// How many answers its moves have given.
+    pub answered: u64,
     pub parts: Vec<P>,
     pub moves: Vec<Move>,
     bytes: usize,
@@ -212,13 +226,14 @@ impl<P, K> Root<P, K> {
     /// The value by aspiration: for v = 0, 1, ... (but the values options are known
     /// to have) `round` asks the moves whether they have v; the first v none has is
     /// the value. Asked only up to v = `upto`: None if every option of those has
-    /// one, and the value is larger.
+    /// one, and the value is larger. Asked again after an error, it goes on from the
+    /// round in hand.
     pub fn aspire(
         &mut self,
         upto: u32,
         mut round: impl FnMut(u32, &mut Self) -> Result<Round>,
     ) -> Result<Answer> {
-        for v in 0..self.count as u32 {
+        for v in self.from..self.count as u32 {
             if v > upto {
                 return Ok(Ok(None));
             }
@@ -229,7 +244,7 @@ impl<P, K> Root<P, K> {
                 continue;
             }
             match round(v, self)? {
-                Round::Has => {}
+                Round::Has => self.from = v + 1,
                 Round::Lacks => return Ok(Ok(Some(v))),
                 Round::Wide => return Ok(Err(Wide)),
             }
@@ -241,15 +256,17 @@ impl<P, K> Root<P, K> {
     /// Take move `i`'s answer (`m`: the move as asking it left it) in a round asking
     /// about `v`: the end of the round it makes, if it makes one.
     pub fn apply(&mut self, i: usize, m: Move, answer: Answer, v: u32) -> Option<Round> {
+        self.answered += 1;
         match answer {
             Err(Wide) => Some(Round::Wide),
             Ok(None) => {
-                self.moves[i] = m;
+                self.moves[i] = Move { not: v + 1, ..m };
                 None
             }
             Ok(Some(w)) => {
                 self.moves[i].len = 0;
-                if w != v && w < 64 {
+                // v too: a round asked again after an error skips it.
+                if w < 64 {
                     self.skip |= 1 << w;
                 }
                 (w == v).then_some(Round::Has)
@@ -415,6 +432,8 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
             count,
             // The values the options made of known parts have.
             skip: !candidates.low & low_bits(count + 1),
+            from: 0,
+            answered: 0,
             parts,
             moves,
             bytes,
@@ -439,6 +458,12 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
         let known = m.known;
         let answer = self.in_set(&parts[m.first as usize], 1 << (v ^ known))?;
         Ok(answer.map(|found| found.map(|w| w ^ known)))
+    }
+
+    /// Take on `root`, begun by another search (one that stopped with an error): its
+    /// moves held on this one's stack.
+    pub fn adopt(&mut self, root: &Root<S::Part, S::Key>) -> Result<()> {
+        self.spend.charge(root.bytes)
     }
 
     /// The end of a root's search: its value, if found, entered.
@@ -687,6 +712,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
                 len: 0,
                 known,
                 deferred: false,
+                not: 0,
             };
             let (mut hardness, mut hardest) = (0u64, 0u64);
             for p in split.iter() {

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::budget::{Budget, Spend};
+use super::budget::{Budget, Spend, STALLS};
 use super::canon;
 use super::defined::Tag;
 use super::grid::{self, Tables};
@@ -43,10 +43,6 @@ const MAX_VERTICES: usize = 1 << 14;
 
 /// How many new table entries between two reports of progress.
 const REPORT_EVERY: usize = 1 << 12;
-
-/// Evictions in a row that keep no more than before, after which a search with
-/// `Budget::evict` gives up with the bound's error.
-const STALLS: u32 = 5;
 
 /// The misère table: whether the player to move wins, by whole position.
 type Misere = FxHashMap<Box<[Key]>, bool>;
@@ -622,6 +618,9 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
+        if !self.has_move(set) {
+            return Ok(true); // no move at all wins misère play, without a table
+        }
         let size: u32 = set.iter().map(|w| w.count_ones()).sum();
         let mut recent = Recent::new(size)?;
         let start = self.position(set, &mut recent);
