@@ -62,6 +62,10 @@ impl Split for Rows {
     fn size(&self, part: &u32) -> u32 {
         *part
     }
+
+    fn key_size(&self, key: &u32) -> u32 {
+        *key
+    }
 }
 
 fn value(game: &mut Rows, n: u32, table: &mut FxHashMap<u32, u32>) -> Option<u32> {

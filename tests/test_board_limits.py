@@ -84,18 +84,20 @@ def test_eviction_makes_room_past_max_memory(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["cram", "5", "7", "--evict"])
     assert "--evict makes room past --max-memory" in capsys.readouterr().err
-    # A search in steps (a checkpoint) counts the rounds that keep nothing new across
-    # its steps: a graph (not a board: its labels are strings) in a bound too small.
+    # A bound too small for the search's own stack: the bound's error, evicting or
+    # not, also in steps (a checkpoint), on a graph (not a board: its labels are
+    # strings) as on a board. (Node Kayles on this graph, 4, evicts in 1 MiB; its
+    # stack alone needs more than 16 KiB, Cram 5 x 7's 12 KiB on one thread and more
+    # on several: 2026-11-27.)
     graph = nx.relabel_nodes(nx.grid_2d_graph(5, 9), str)
     with pytest.raises(MemoryError, match="max_memory"):
-        nk.NodeKayles(graph).grundy(max_memory="1 MiB", evict=True)
+        nk.NodeKayles(graph).grundy(max_memory="8 KiB", evict=True)
     with pytest.raises(MemoryError, match="max_memory"):
         nk.NodeKayles(graph).grundy(
-            max_memory="1 MiB", evict=True, checkpoint=tmp_path / "steps", every=0.05
+            max_memory="8 KiB", evict=True, checkpoint=tmp_path / "steps", every=0.05
         )
-    # A bound too small to go on in: the bound's error after rounds that keep nothing new.
     with pytest.raises(MemoryError, match="max_memory"):
-        nk.Cram(5, 7).grundy(max_memory="64 KiB", evict=True)
+        nk.Cram(5, 7).grundy(max_memory="8 KiB", evict=True)
     with pytest.raises(ValueError, match="give max_memory too"):
         nk.Cram(5, 7).grundy(evict=True)
     with pytest.raises(TypeError, match="evict is True or False"):
@@ -126,13 +128,14 @@ def test_outcomes_and_misere_searches_evict(tmp_path, capsys):
     assert main(["cram", "4", "6", "--misere", "--max-memory", "256 KiB", "--evict"]) == 0
     assert "outcome (misère play): P" in capsys.readouterr().out
     # The misère question is answered where the normal-play value does not fit (a
-    # random graph whose value needs 24-32 KiB, its misère outcome less than 8 KiB):
-    # the value's line says so, and the outcome is the one found with no bound.
+    # random graph whose value, evicting, needs 5.75 KiB, its misère outcome 3.4 KiB;
+    # 2026-11-27, one thread to three): the value's line says so, and the outcome
+    # is the one found with no bound.
     graph = nx.gnp_random_graph(20, 0.2, seed=5)
     nx.write_edgelist(graph, tmp_path / "g.txt", data=False)
     read = nx.read_edgelist(tmp_path / "g.txt")  # as the command reads it: no isolated vertex
     wanted = nk.NodeKayles(read).outcome(misere=True).value
-    command = ["node-kayles", str(tmp_path / "g.txt"), "--misere", "--max-memory", "16 KiB"]
+    command = ["node-kayles", str(tmp_path / "g.txt"), "--misere", "--max-memory", "4.5 KiB"]
     assert main([*command, "--evict"]) == 0
     out = capsys.readouterr().out
     assert "value: past --max-memory" in out

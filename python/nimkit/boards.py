@@ -167,9 +167,10 @@ class _Deleting(ImpartialGame):
         ``max_memory`` and at the end, and which a later run (of any position of the
         same game) starts from (see ``nimkit.board_checkpoint``). ``evict``: when the
         table reaches ``max_memory``, the values of the smallest components (the
-        cheapest to find again) are dropped and the search goes on from the top;
-        MemoryError only if five such rounds in a row keep nothing larger (the
-        bound is too small for the search).
+        cheapest to find again) are dropped and the search goes on (on several
+        threads, from the round in hand); MemoryError only if the search cannot go
+        on within the bound (its own stack does not fit, or, on several threads,
+        five rounds in a row keep nothing new).
 
         >>> Cram(4, 5).grundy(max_memory="64 MiB")
         2

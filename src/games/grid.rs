@@ -674,6 +674,10 @@ impl<const W: usize> Split for Grid<W> {
     fn size(&self, part: &Cells<W>) -> u32 {
         part.count()
     }
+
+    fn key_size(&self, key: &Cells<W>) -> u32 {
+        key.count()
+    }
 }
 
 /// The tables of a board's values, one per engine, made on first use.
@@ -1032,6 +1036,46 @@ mod tests {
             value ^= found.unwrap().ok().unwrap();
         }
         value
+    }
+
+    /// One search that evicts makes room in place and goes on: asked once, under
+    /// bounds that hold a fraction of what it learns, it finds the value an unbounded
+    /// search finds (a search that only gave up at the bound would fail here), and
+    /// its table stays within the bound.
+    #[test]
+    fn one_search_evicts_in_place() {
+        let boards = [
+            (Moves::Edge, [(4, 7), (5, 6), (3, 13)]),
+            (Moves::Neighbourhood, [(6, 7), (7, 8), (5, 12)]),
+        ];
+        for (moves, sizes) in boards {
+            for (rows, cols) in sizes {
+                let mut grid = Grid::<1>::new(rows, cols, moves);
+                let part = Cells([(1u64 << (rows * cols)) - 1]);
+                let mut map = FxHashMap::default();
+                let plain = value_of(&mut grid, &mut map, part, 1);
+                let learned = values::layout::<Cells<1>, u32>(map.capacity());
+                for bound in [2, 4, 8].map(|d| (learned / d).max(16 << 10)) {
+                    let budget = Budget {
+                        max_memory: bound,
+                        until: None,
+                        evict: true,
+                    };
+                    let mut map = FxHashMap::default();
+                    let mut table = Private::new(&mut map).unwrap();
+                    let found = Search::new(&mut grid, &mut table, budget, &|_| {})
+                        .unwrap()
+                        .value(&part);
+                    let found = found.unwrap_or_else(|e| panic!("{rows} x {cols} in {bound}: {e}"));
+                    assert_eq!(
+                        found.ok(),
+                        Some(plain),
+                        "{moves:?} {rows} x {cols} in {bound}"
+                    );
+                    assert!(values::layout::<Cells<1>, u32>(map.capacity()) <= bound);
+                }
+            }
+        }
     }
 
     /// The search on two and three threads finds the values one finds, on

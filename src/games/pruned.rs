@@ -30,7 +30,7 @@ use std::sync::Arc;
 use super::budget::{Budget, Spend};
 use super::values::Values;
 use crate::base::alloc;
-use crate::base::error::Result;
+use crate::base::error::{Error, Result};
 
 /// A game searched by components.
 pub trait Split {
@@ -55,6 +55,10 @@ pub trait Split {
 
     /// How hard `part` is to search, roughly (its cells).
     fn size(&self, part: &Self::Part) -> u32;
+
+    /// The same of the component `key` stands for: an eviction keeps the values of
+    /// the largest, the costliest to find again.
+    fn key_size(&self, key: &Self::Key) -> u32;
 
     /// The bytes a key holds on the heap, as the table's size is estimated.
     fn key_heap(&self) -> usize {
@@ -425,7 +429,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
             return Ok(Begun::Done(Err(Wide)));
         };
         let bytes = held_bytes(&parts, &moves);
-        self.spend.charge(bytes)?;
+        self.charge(bytes)?;
         Ok(Begun::Root(Root {
             key,
             alias,
@@ -463,7 +467,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
     /// Take on `root`, begun by another search (one that stopped with an error): its
     /// moves held on this one's stack.
     pub fn adopt(&mut self, root: &Root<S::Part, S::Key>) -> Result<()> {
-        self.spend.charge(root.bytes)
+        self.charge(root.bytes)
     }
 
     /// The end of a root's search: its value, if found, entered.
@@ -656,8 +660,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
         if let Some(v) = self.aliased(&key, alias.as_ref())? {
             return Ok(Opened::Answer(Ok(Some(v))));
         }
-        self.spend
-            .charge(held_bytes(&options.parts, &options.moves))?;
+        self.charge(held_bytes(&options.parts, &options.moves))?;
         self.table.searching(&key, true);
         Ok(Opened::Frame(Frame {
             key,
@@ -777,13 +780,47 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
     fn remember(&mut self, key: S::Key, value: u32) -> Result<()> {
         let typical = self.game.key_heap();
         let bytes = self.table.bytes_with(&key);
-        self.spend.room_for(bytes, self.table.count(), typical)?;
+        if let Err(error) = self.spend.room_for(bytes, self.table.count(), typical) {
+            self.make_room(error)?;
+            let bytes = self.table.bytes_with(&key);
+            self.spend.room_for(bytes, self.table.count(), typical)?;
+        }
         self.spend
             .keep(self.game.heap_of(&key).saturating_sub(typical))?;
         self.table.enter(key, value)?;
         if self.table.count().is_multiple_of(REPORT_EVERY) {
             (self.report)(self.table.count());
         }
+        Ok(())
+    }
+
+    /// `bytes` more on the stack (room made past the bound as `make_room` says).
+    fn charge(&mut self, bytes: usize) -> Result<()> {
+        if let Err(error) = self.spend.charge(bytes) {
+            self.spend.release(bytes);
+            self.make_room(error)?;
+            self.spend.charge(bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Room made in the table, past the bound `error` names, by dropping the values of
+    /// the smallest components, where the search may (`Budget::evict`) and the table
+    /// is its own: the search goes on where it is, as it never reads back an entry
+    /// it relies on. `error` otherwise (the caller makes room and asks again).
+    fn make_room(&mut self, error: Error) -> Result<()> {
+        if !matches!(error, Error::MemoryBound { .. }) || !self.spend.evicts() {
+            return Err(error);
+        }
+        let game = &*self.game;
+        let (bound, key_heap) = (self.spend.bound(), game.key_heap());
+        let size = |key: &S::Key| game.key_size(key);
+        match self.table.evict(bound, key_heap, &size, self.spend.poll()) {
+            Some(kept) => kept?,
+            None => return Err(error),
+        };
+        self.spend
+            .counted(self.table.bytes(), self.table.count(), 0, key_heap);
         Ok(())
     }
 }

@@ -38,6 +38,18 @@ pub trait Values<K> {
     }
     /// This search is on `key` now (`on`), or no longer.
     fn searching(&mut self, _key: &K, _on: bool) {}
+    /// Room made in place for a search bounded by `bound` bytes (`evict`, the keys
+    /// by `size`), where the table is the search's alone: the sizes of the values
+    /// kept. None where other searches share it (their caller makes the room).
+    fn evict(
+        &mut self,
+        _bound: u64,
+        _key_heap: usize,
+        _size: &dyn Fn(&K) -> u32,
+        _poll: &mut Poll,
+    ) -> Option<Result<u64>> {
+        None
+    }
 }
 
 /// The bytes of a map of `capacity` entries of `(K, V)`, as hashbrown lays it out.
@@ -128,6 +140,16 @@ impl<K: Eq + Hash> Values<K> for Private<'_, K> {
 
     fn refute(&mut self, key: K, not: u64) -> Result<()> {
         self.refuted.add(key, not)
+    }
+
+    fn evict(
+        &mut self,
+        bound: u64,
+        key_heap: usize,
+        size: &dyn Fn(&K) -> u32,
+        poll: &mut Poll,
+    ) -> Option<Result<u64>> {
+        Some(evict(self.values, bound, key_heap, size, poll))
     }
 }
 

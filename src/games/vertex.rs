@@ -381,10 +381,12 @@ impl Deletion {
         self.evicting(budget, || self.value_once(set, budget, report))
     }
 
-    /// `ask`, and with `budget.evict` asked again each time the table reaches the
-    /// bound, once room is made (`evict`); the bound's error after `STALLS` rounds in
-    /// a row that kept no more than before (the search cannot go on within it), the
-    /// count going on across the steps of a search paused and asked again.
+    /// `ask`, and with `budget.evict` asked again each time it stops at the bound
+    /// (searches on several threads, whose shared tables are not pruned under them;
+    /// one search makes room in place, `pruned::Search::make_room`), once room is
+    /// made (`evict`); the bound's error after `STALLS` rounds in a row that kept no
+    /// more than before (the search cannot go on within it), the count going on
+    /// across the steps of a search paused and asked again.
     fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut() -> Result<T>) -> Result<T> {
         let lock = || {
             self.evictions
@@ -428,9 +430,8 @@ impl Deletion {
     fn evict(&self, bound: u64) -> Result<u64> {
         let board = grid::evict(self, bound)?;
         let mut graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
-        let bits = |key: &Key| key.iter().map(|w| w.count_ones()).sum();
         let poll = &mut Poll::default();
-        Ok(board + values::evict(&mut graph, bound, self.key_heap(), bits, poll)?)
+        Ok(board + values::evict(&mut graph, bound, self.key_heap(), key_bits, poll)?)
     }
 
     fn value_once(
@@ -1008,6 +1009,11 @@ fn mex(seen: &[u64]) -> u32 {
     m
 }
 
+/// The bits a component's key sets: a measure that grows with the component.
+fn key_bits(key: &Key) -> u32 {
+    key.iter().map(|w| w.count_ones()).sum()
+}
+
 /// A general graph searched by components, each keyed as `Deletion::key` says.
 struct Graph<'a>(&'a Deletion);
 
@@ -1034,6 +1040,10 @@ impl Split for Graph<'_> {
 
     fn size(&self, part: &Bits) -> u32 {
         part.iter().map(|w| w.count_ones()).sum()
+    }
+
+    fn key_size(&self, key: &Key) -> u32 {
+        key_bits(key)
     }
 
     fn key_heap(&self) -> usize {
