@@ -84,6 +84,11 @@ impl Poll {
         }
     }
 
+    /// No `Error::Paused` from now on.
+    pub fn never_pause(&mut self) {
+        self.until = None;
+    }
+
     /// One step of work: `Error::Interrupted` once the user has asked to stop.
     #[inline]
     pub fn tick(&mut self) -> Result<()> {

@@ -103,6 +103,13 @@ impl Spend {
         &mut self.poll
     }
 
+    /// Room was made in place: the search goes on to its end without a pause. A pause
+    /// drops its stack, which a table too small to hold what the stack stood on cannot
+    /// give back when it is asked again: a run in short steps might never end.
+    pub fn evicted(&mut self) {
+        self.poll.never_pause();
+    }
+
     /// The bytes on the stack.
     pub fn held(&self) -> u64 {
         self.held

@@ -1078,6 +1078,35 @@ mod tests {
         }
     }
 
+    /// A search in short steps (each paused, then asked again from the top, as a run
+    /// with a checkpoint goes) that makes room in place still ends: Cram 3 x 13 (2)
+    /// in 32 KiB and steps of a millisecond.
+    #[test]
+    fn short_steps_that_evict_end() {
+        let mut grid = Grid::<1>::new(3, 13, Moves::Edge);
+        let part = Cells([(1u64 << 39) - 1]);
+        let mut map = FxHashMap::default();
+        for step in 0.. {
+            assert!(step < 10_000, "no end after {step} steps");
+            let budget = Budget {
+                max_memory: 32 << 10,
+                until: Some(std::time::Instant::now() + std::time::Duration::from_millis(1)),
+                evict: true,
+            };
+            let mut table = Private::new(&mut map).unwrap();
+            match Search::new(&mut grid, &mut table, budget, &|_| {})
+                .unwrap()
+                .value(&part)
+            {
+                Err(crate::base::error::Error::Paused) => {}
+                found => {
+                    assert_eq!(found.unwrap().ok(), Some(2));
+                    break;
+                }
+            }
+        }
+    }
+
     /// The search on two and three threads finds the values one finds, on
     /// rectangles and on boards with cells filled at random, with a table of its own
     /// and with one earlier searches filled, in both games; and what it enters in

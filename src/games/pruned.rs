@@ -821,6 +821,7 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
         };
         self.spend
             .counted(self.table.bytes(), self.table.count(), 0, key_heap);
+        self.spend.evicted();
         Ok(())
     }
 }

@@ -872,6 +872,7 @@ impl Deletion {
         let bound = spend.bound();
         values::evict(known, bound, key_heap, |key| vertices_of(key), spend.poll())?;
         spend.count(known, key_heap);
+        spend.evicted();
         Ok(())
     }
 
