@@ -451,7 +451,7 @@ fn paused_searches_resume() {
             until: Some(Instant::now()),
             ..Budget::default()
         };
-        let Err(Error::Paused) = engine.value(&all, past, &|_| {}) else {
+        let Err(Error::Paused { .. }) = engine.value(&all, past, &|_| {}) else {
             panic!("{rows} x {cols} ran past its time");
         };
         let found = loop {
@@ -460,7 +460,7 @@ fn paused_searches_resume() {
                 ..Budget::default()
             };
             match engine.value(&all, budget, &|_| {}) {
-                Err(Error::Paused) => continue,
+                Err(Error::Paused { .. }) => continue,
                 other => break other.unwrap(),
             }
         };

@@ -116,8 +116,10 @@ pub enum Error {
     #[error("abandoned: the work this search was part of ended")]
     Abandoned,
 
+    /// `made_room`: the search had made room in its table by eviction in this step
+    /// (its caller gives the next step longer: `Deletion::value`).
     #[error("paused: the search ran for the time it was given")]
-    Paused,
+    Paused { made_room: bool },
 
     #[error("this checkpoint does not fit this game: {0}")]
     Checkpoint(String),

@@ -41,6 +41,8 @@ pub struct Poll {
     asked: Instant,
     /// When to stop with `Error::Paused`, if ever.
     until: Option<Instant>,
+    /// Whether the loop has made room by eviction (said by its `Error::Paused`).
+    made_room: bool,
     /// Raised when work this loop is part of winds up (`Error::Abandoned`).
     stop: Option<Arc<AtomicBool>>,
     /// Whether the loop asks the hook (one on a helper thread leaves it to the thread
@@ -57,6 +59,7 @@ impl Default for Poll {
             looked: now,
             asked: now,
             until: None,
+            made_room: false,
             stop: None,
             asks: true,
         }
@@ -84,9 +87,9 @@ impl Poll {
         }
     }
 
-    /// No `Error::Paused` from now on.
-    pub fn never_pause(&mut self) {
-        self.until = None;
+    /// The loop makes room by eviction: its `Error::Paused` says so from now on.
+    pub fn making_room(&mut self) {
+        self.made_room = true;
     }
 
     /// One step of work: `Error::Interrupted` once the user has asked to stop.
@@ -114,7 +117,9 @@ impl Poll {
         self.countdown = self.stride;
         self.looked = now;
         if self.until.is_some_and(|until| now >= until) {
-            return Err(Error::Paused);
+            return Err(Error::Paused {
+                made_room: self.made_room,
+            });
         }
         if self
             .stop

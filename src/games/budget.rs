@@ -103,11 +103,12 @@ impl Spend {
         &mut self.poll
     }
 
-    /// Room was made in place: the search goes on to its end without a pause. A pause
-    /// drops its stack, which a table too small to hold what the stack stood on cannot
-    /// give back when it is asked again: a run in short steps might never end.
-    pub fn evicted(&mut self) {
-        self.poll.never_pause();
+    /// Room is made in place: the search's pause says so (`Error::Paused`), for a
+    /// pause drops its stack, which a table too small to hold what the stack stood on
+    /// cannot give back, and a run asked again in steps no longer than this one might
+    /// never end (`Deletion::value` gives the next step twice as long).
+    pub fn making_room(&mut self) {
+        self.poll.making_room();
     }
 
     /// The bytes on the stack.
@@ -126,7 +127,7 @@ impl Spend {
     #[inline]
     pub fn tick(&mut self) -> Result<()> {
         match self.poll.tick() {
-            Err(Error::Paused) if !self.learned => Ok(()),
+            Err(Error::Paused { .. }) if !self.learned => Ok(()),
             done => done,
         }
     }

@@ -942,6 +942,7 @@ fn ask_in<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::error::Error;
     use crate::games::pruned::full;
 
     /// The bitboard search with no end-game database, against the database (itself
@@ -1079,31 +1080,33 @@ mod tests {
     }
 
     /// A search in short steps (each paused, then asked again from the top, as a run
-    /// with a checkpoint goes) that makes room in place still ends: Cram 3 x 13 (2)
-    /// in 32 KiB and steps of a millisecond.
+    /// with a checkpoint goes) that makes room in place still ends, and still pauses
+    /// once it has: Cram 3 x 13 (2) in 32 KiB and steps of a millisecond or of no
+    /// time, on one thread (a pause drops the stack, which a table that small cannot
+    /// give back: steps that did not grow never ended).
     #[test]
     fn short_steps_that_evict_end() {
-        let mut grid = Grid::<1>::new(3, 13, Moves::Edge);
-        let part = Cells([(1u64 << 39) - 1]);
-        let mut map = FxHashMap::default();
-        for step in 0.. {
-            assert!(step < 10_000, "no end after {step} steps");
-            let budget = Budget {
-                max_memory: 32 << 10,
-                until: Some(std::time::Instant::now() + std::time::Duration::from_millis(1)),
-                evict: true,
-            };
-            let mut table = Private::new(&mut map).unwrap();
-            match Search::new(&mut grid, &mut table, budget, &|_| {})
-                .unwrap()
-                .value(&part)
-            {
-                Err(crate::base::error::Error::Paused) => {}
-                found => {
-                    assert_eq!(found.unwrap().ok(), Some(2));
-                    break;
+        for step in [1, 0].map(std::time::Duration::from_millis) {
+            let engine = Deletion::board(3, 13, Moves::Edge).unwrap();
+            let set = engine.all();
+            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+            let (mut steps, mut made_room) = (0, 0);
+            let found = one.unwrap().install(|| loop {
+                assert!(steps < 20_000, "no end after {steps} steps of {step:?}");
+                steps += 1;
+                let budget = Budget {
+                    max_memory: 32 << 10,
+                    until: Some(std::time::Instant::now() + step),
+                    evict: true,
+                };
+                match engine.value(&set, budget, &|_| {}) {
+                    Err(Error::Paused { made_room: true }) => made_room += 1,
+                    Err(Error::Paused { made_room: false }) => {}
+                    found => break found,
                 }
-            }
+            });
+            assert_eq!(found.unwrap(), 2);
+            assert!(made_room > 0, "no pause after making room in {steps} steps");
         }
     }
 

@@ -815,13 +815,14 @@ impl<'a, S: Split, T: Values<S::Key>> Search<'a, S, T> {
         let game = &*self.game;
         let (bound, key_heap) = (self.spend.bound(), game.key_heap());
         let size = |key: &S::Key| game.key_size(key);
+        // Before the eviction, which may itself pause.
+        self.spend.making_room();
         match self.table.evict(bound, key_heap, &size, self.spend.poll()) {
             Some(kept) => kept?,
             None => return Err(error),
         };
         self.spend
             .counted(self.table.bytes(), self.table.count(), 0, key_heap);
-        self.spend.evicted();
         Ok(())
     }
 }

@@ -19,6 +19,7 @@ use std::hash::Hasher;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -104,11 +105,39 @@ pub struct Deletion {
 }
 
 /// The most the evictions of a search have kept (the sizes of the values kept,
-/// summed), and how many since kept no more.
+/// summed), and how many since kept no more; and how many of its steps paused after
+/// making room in place, each of which doubles the steps after it.
 #[derive(Debug, Default, Clone, Copy)]
 struct Evictions {
     most: u64,
     stalls: u32,
+    doublings: u32,
+}
+
+impl Evictions {
+    /// `budget` with its step (`Budget::until`, counted from now) doubled once for
+    /// each step that paused after making room in place: a pause drops the search's
+    /// stack, which a table that had to make room cannot give back, so steps no
+    /// longer than the last might never see the search end, and steps that grow do
+    /// (a run with a checkpoint still saves between them). A step of no time (a
+    /// checkpoint's `every=0`) grows from a millisecond.
+    fn stretch(&self, budget: Budget) -> Budget {
+        let Some(until) = budget.until.filter(|_| self.doublings > 0) else {
+            return budget;
+        };
+        let now = Instant::now();
+        let step = until
+            .saturating_duration_since(now)
+            .max(Duration::from_millis(1));
+        let longer = 2u32
+            .checked_pow(self.doublings)
+            .and_then(|times| step.checked_mul(times))
+            .and_then(|step| now.checked_add(step));
+        Budget {
+            until: longer,
+            ..budget
+        }
+    }
 }
 
 /// A table of what the normal-play searches learned, as a checkpoint holds it: the
@@ -378,7 +407,7 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<u64> {
-        self.evicting(budget, || self.value_once(set, budget, report))
+        self.evicting(budget, |budget| self.value_once(set, budget, report))
     }
 
     /// `ask`, and with `budget.evict` asked again each time it stops at the bound
@@ -386,16 +415,18 @@ impl Deletion {
     /// one search makes room in place, `pruned::Search::make_room`), once room is
     /// made (`evict`); the bound's error after `STALLS` rounds in a row that kept no
     /// more than before (the search cannot go on within it), the count going on
-    /// across the steps of a search paused and asked again.
-    fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut() -> Result<T>) -> Result<T> {
+    /// across the steps of a search paused and asked again, whose steps grow once
+    /// one has made room in place (`Evictions::stretch`).
+    fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut(Budget) -> Result<T>) -> Result<T> {
         let lock = || {
             self.evictions
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
         };
         let mut went = *lock();
+        let budget = went.stretch(budget);
         let done = loop {
-            match ask() {
+            match ask(budget) {
                 Err(error @ Error::MemoryBound { .. }) if budget.evict => {
                     let kept = match self.evict(budget.max_memory) {
                         Ok(kept) => kept,
@@ -405,6 +436,7 @@ impl Deletion {
                         went = Evictions {
                             most: kept,
                             stalls: 0,
+                            ..went
                         };
                     } else {
                         went.stalls += 1;
@@ -418,7 +450,10 @@ impl Deletion {
         };
         // A paused search goes on where it was; any other end starts the count anew.
         *lock() = match done {
-            Err(Error::Paused) => went,
+            Err(Error::Paused { made_room }) => Evictions {
+                doublings: went.doublings + u32::from(made_room),
+                ..went
+            },
             _ => Evictions::default(),
         };
         done
@@ -470,7 +505,9 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
-        self.evicting(budget, || self.value_is_once(set, target, budget, report))
+        self.evicting(budget, |budget| {
+            self.value_is_once(set, target, budget, report)
+        })
     }
 
     fn value_is_once(
@@ -870,9 +907,9 @@ impl Deletion {
         let most = known.keys().map(|k| k.len()).max().unwrap_or(0).max(parts);
         let key_heap = self.misere_key_heap(most);
         let bound = spend.bound();
+        spend.making_room();
         values::evict(known, bound, key_heap, |key| vertices_of(key), spend.poll())?;
         spend.count(known, key_heap);
-        spend.evicted();
         Ok(())
     }
 
@@ -1344,5 +1381,48 @@ fn budget(limits: &Limits) -> Budget {
         max_memory: limits.max_memory,
         evict: limits.evict,
         ..Budget::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each step that paused after making room in place doubles the steps after it;
+    /// past what an instant can hold, the step has no end.
+    #[test]
+    fn steps_grow_after_making_room() {
+        let step = Duration::from_secs(10);
+        let budget = Budget {
+            until: Some(Instant::now() + step),
+            ..Budget::default()
+        };
+        for (doublings, times) in [(0, 1), (1, 2), (3, 8)] {
+            let went = Evictions {
+                doublings,
+                ..Evictions::default()
+            };
+            let until = went.stretch(budget).until.unwrap();
+            let left = until.saturating_duration_since(Instant::now());
+            // Within a second of the step asked for: the clock moved between the calls.
+            assert!(left <= step * times && left + Duration::from_secs(1) > step * times);
+        }
+        let went = Evictions {
+            doublings: 40,
+            ..Evictions::default()
+        };
+        assert_eq!(went.stretch(budget).until, None);
+        assert_eq!(went.stretch(Budget::default()).until, None);
+        // A step of no time grows from a millisecond.
+        let now = Budget {
+            until: Some(Instant::now()),
+            ..Budget::default()
+        };
+        let went = Evictions {
+            doublings: 10,
+            ..Evictions::default()
+        };
+        let left = went.stretch(now).until.unwrap() - Instant::now();
+        assert!(left > Duration::from_millis(512) && left <= Duration::from_millis(1024));
     }
 }

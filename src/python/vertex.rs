@@ -111,7 +111,7 @@ pub fn vertex_value(
         }
     };
     match py.detach(|| engine.value(position, budget, &report)) {
-        Err(Error::Paused) => Ok(None),
+        Err(Error::Paused { .. }) => Ok(None),
         found => Ok(Some(found?)),
     }
 }
