@@ -133,6 +133,10 @@ pub enum Error {
         needed: u64,
         bound: u64,
         entries: usize,
+        /// Whether the search had made room in place (`Budget::evict`) before: then
+        /// what it holds past the bound is its own stack, and asking again in the same
+        /// bound cannot get further.
+        made_room: bool,
     },
 
     #[error(

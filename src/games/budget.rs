@@ -63,6 +63,8 @@ pub struct Spend {
     entries: usize,
     /// Whether the search has entered a value in its table.
     learned: bool,
+    /// Whether it has made room in place (`making_room`).
+    made_room: bool,
     poll: Poll,
 }
 
@@ -75,6 +77,7 @@ impl Spend {
             table: 0,
             entries: 0,
             learned: false,
+            made_room: false,
             poll: Poll::until(budget.until),
         }
     }
@@ -108,6 +111,7 @@ impl Spend {
     /// cannot give back, and a run asked again in steps no longer than this one might
     /// never end (`Deletion::value` gives the next step twice as long).
     pub fn making_room(&mut self) {
+        self.made_room = true;
         self.poll.making_room();
     }
 
@@ -207,6 +211,7 @@ impl Spend {
                 needed,
                 bound: self.budget.max_memory,
                 entries: self.entries,
+                made_room: self.made_room,
             });
         }
         Ok(())

@@ -92,7 +92,11 @@ where
             return found;
         };
         match found {
-            Err(error @ Error::MemoryBound { .. }) if budget.evict => {
+            Err(
+                error @ Error::MemoryBound {
+                    made_room: false, ..
+                },
+            ) if budget.evict => {
                 let size =
                     |key: &S::Key| (0..S::Key::WORDS).map(|i| key.word(i).count_ones()).sum();
                 let poll = &mut Poll::default();

@@ -412,9 +412,10 @@ impl Deletion {
 
     /// `ask`, and with `budget.evict` asked again each time it stops at the bound
     /// (searches on several threads, whose shared tables are not pruned under them;
-    /// one search makes room in place, `pruned::Search::make_room`), once room is
-    /// made (`evict`); the bound's error after `STALLS` rounds in a row that kept no
-    /// more than before (the search cannot go on within it), the count going on
+    /// one search makes room in place, `pruned::Search::make_room`, and its error
+    /// past the bound is final: its stack does not fit), once room is made (`evict`);
+    /// the bound's error after `STALLS` rounds in a row that kept no more than before
+    /// (the search cannot go on within it), the count going on
     /// across the steps of a search paused and asked again, whose steps grow once
     /// one has made room in place (`Evictions::stretch`).
     fn evicting<T>(&self, budget: Budget, mut ask: impl FnMut(Budget) -> Result<T>) -> Result<T> {
@@ -427,7 +428,11 @@ impl Deletion {
         let budget = went.stretch(budget);
         let done = loop {
             match ask(budget) {
-                Err(error @ Error::MemoryBound { .. }) if budget.evict => {
+                Err(
+                    error @ Error::MemoryBound {
+                        made_room: false, ..
+                    },
+                ) if budget.evict => {
                     let kept = match self.evict(budget.max_memory) {
                         Ok(kept) => kept,
                         Err(error) => break Err(error),
@@ -1424,5 +1429,32 @@ mod tests {
         };
         let left = went.stretch(now).until.unwrap() - Instant::now();
         assert!(left > Duration::from_millis(512) && left <= Duration::from_millis(1024));
+    }
+
+    /// A search stopped at the bound is asked again after room is made, until
+    /// `STALLS` rounds keep no more; not one that had made room in place (its stack
+    /// does not fit the bound: asking again cannot help).
+    #[test]
+    fn asked_again_at_the_bound_unless_room_was_made_in_place() {
+        let engine = Deletion::board(2, 3, Moves::Edge).unwrap();
+        let budget = Budget {
+            max_memory: 1 << 10,
+            evict: true,
+            ..Budget::default()
+        };
+        for (made_room, rounds) in [(false, STALLS), (true, 1)] {
+            let mut asked = 0;
+            let found: Result<()> = engine.evicting(budget, |_| {
+                asked += 1;
+                Err(Error::MemoryBound {
+                    needed: 2 << 10,
+                    bound: 1 << 10,
+                    entries: 0,
+                    made_room,
+                })
+            });
+            assert!(matches!(found, Err(Error::MemoryBound { .. })));
+            assert_eq!(asked, rounds, "made room in place: {made_room}");
+        }
     }
 }
