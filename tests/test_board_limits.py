@@ -290,24 +290,29 @@ def test_a_killed_run_resumes_from_its_last_save(tmp_path):
         [sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE, text=True
     )
     table = tmp_path / "table.npz"
-    deadline = time.monotonic() + 120
-    while not table.exists() and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    os.kill(child.pid, signal.SIGKILL)
-    child.communicate()
+    try:
+        deadline = time.monotonic() + 120
+        while not table.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        child.kill()
+        child.communicate()
     if table.exists():
         assert board_checkpoint.read(tmp_path)["game"]["board"] == [5, 7]
     assert nk.Cram(5, 7).grundy(checkpoint=tmp_path) == nk.cram_table(5, 7)[-1]
 
 
 SIGTERM_SCRIPT = """
-import sys, nimkit as nk
+import signal, sys, time, nimkit as nk
 from nimkit import board_checkpoint
+if sys.argv[2] == "ignored":  # as in a background job of a script (cmd &)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 heard = []
 def searching(entries):
     if not heard:
         heard.append(entries)
         print("searching", flush=True)
+        time.sleep(600)  # the SIGTERM comes in here, in Python code the search called
 with board_checkpoint.Saving(nk.Cram(6, 7), sys.argv[1], float("inf"), None) as saving:
     saving.value(searching)
 print("not stopped", flush=True)
@@ -315,16 +320,24 @@ print("not stopped", flush=True)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX's")
-def test_sigterm_saves_the_search_and_ends_the_process(tmp_path):
-    # Cram 6 x 7 takes minutes: the signal comes once the search has entered 4096
-    # values (its first report), whenever that is, and every=inf saves only at the end.
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_sigterm_saves_the_search_and_ends_the_process(tmp_path, sigint):
+    # Cram 6 x 7 takes minutes: the signal comes while the search's first report (at
+    # 4096 values) sleeps, and every=inf saves only at the end. With SIGINT ignored the
+    # handler's KeyboardInterrupt must still stop the search (it was once lost there).
     child = subprocess.Popen(
-        [sys.executable, "-c", SIGTERM_SCRIPT, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", SIGTERM_SCRIPT, str(tmp_path), sigint],
+        stdout=subprocess.PIPE,
+        text=True,
     )
-    assert child.stdout is not None
-    assert child.stdout.readline() == "searching\n"
-    child.send_signal(signal.SIGTERM)
-    out, _ = child.communicate(timeout=300)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "searching\n"
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate(timeout=300)
+    finally:
+        child.kill()  # never left behind, whatever failed
+        child.wait()
     assert child.returncode == -signal.SIGTERM
     assert out == ""
     entries = board_checkpoint.read(tmp_path)["entries"]["board"]
@@ -547,12 +560,75 @@ def test_outcomes_past_32_cells_are_alike_on_several_threads(threads):
     }
 
 
-def test_ctrl_c_on_the_command_line_is_one_line(monkeypatch, capsys):
+def test_ctrl_c_on_the_command_line_says_where_the_search_is_saved(monkeypatch, capsys):
     from nimkit import _cli_boards
 
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(_cli_boards, "run", interrupted)
-    assert main(["cram", "6", "7", "--checkpoint", "run"]) == 128 + signal.SIGINT
+    assert main(["cram", "6", "7"]) == 128 + signal.SIGINT
     assert capsys.readouterr().err == "nimkit cram: interrupted\n"
+    assert main(["cram", "6", "7", "--checkpoint", "run"]) == 128 + signal.SIGINT
+    assert capsys.readouterr().err == (
+        "nimkit cram: interrupted\n"
+        "What the search learned is saved in run: the same command goes on from there.\n"
+    )
+
+
+def _rewrite(directory, change, *, checksum):
+    """Rewrite a board checkpoint's saved values with ``change`` (an array in, an
+    array out), its SHA-256 recomputed when ``checksum`` (as a forger would)."""
+    path = directory / board_checkpoint.FILE
+    with np.load(path, allow_pickle=False) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    meta = json.loads(str(arrays["meta"]))
+    for name in meta["entries"]:
+        arrays[f"{name}.values"] = change(arrays[f"{name}.values"]).astype(np.uint32)
+    if checksum:
+        tables = {
+            name: tuple(arrays[f"{name}.{part}"] for part in ("lengths", "words", "values"))
+            for name in meta["entries"]
+        }
+        meta["sha256"] = board_checkpoint._digest(meta["game"], tables)
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(path, **arrays)
+
+
+@pytest.mark.parametrize("forged", [5, 2**31, 0xFFFFFFFF])
+def test_a_checkpoint_whose_values_were_changed_is_refused(tmp_path, forged):
+    # Once, every value of Cram 5 x 6's save set to 5 made its value 5 (it is 2).
+    assert nk.Cram(5, 6).grundy(checkpoint=tmp_path) == 2
+    _rewrite(tmp_path, lambda values: np.full_like(values, forged), checksum=False)
+    with pytest.raises(ValueError, match="damaged: its tables do not match their SHA-256"):
+        nk.Cram(5, 6).grundy(checkpoint=tmp_path)
+    # With the checksum made again (a forger's work, not damage), the core still
+    # refuses a value more than the component's moves.
+    if forged > 2 * 30:
+        _rewrite(tmp_path, lambda values: np.full_like(values, forged), checksum=True)
+        with pytest.raises(ValueError, match=f"saved with the value {forged} "):
+            nk.Cram(5, 6).grundy(checkpoint=tmp_path)
+
+
+def test_a_checkpoint_of_a_graph_refuses_values_past_its_moves(tmp_path):
+    # A graph that is no board keeps its table under canonical keys: checked too.
+    graph = nx.petersen_graph()
+    wanted = nk.NodeKayles(graph).grundy()
+    assert nk.NodeKayles(graph).grundy(checkpoint=tmp_path) == wanted
+    _rewrite(tmp_path, lambda values: values + 11, checksum=True)
+    with pytest.raises(ValueError, match="saved with the value"):
+        nk.NodeKayles(graph).grundy(checkpoint=tmp_path)
+
+
+def test_a_checkpoint_without_a_checksum_is_refused(tmp_path):
+    nk.Cram(3, 5).grundy(checkpoint=tmp_path)
+    path = tmp_path / board_checkpoint.FILE
+    with np.load(path, allow_pickle=False) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["format"] = 1
+    del meta["sha256"]
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match="without a checksum"):
+        nk.Cram(3, 5).grundy(checkpoint=tmp_path)

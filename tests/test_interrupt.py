@@ -202,7 +202,11 @@ def test_ctrl_c_stops_a_search_that_evicts_on_two_threads():
         env={**os.environ, "RAYON_NUM_THREADS": "2"},
     )
     assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=300)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=300)
+    finally:
+        child.kill()
+        child.wait()
     assert out.strip() == "interrupted"

@@ -9,7 +9,10 @@ save whole. It saves too on Ctrl-C, on SIGTERM (a batch scheduler's stop; the
 process then ends as the signal asks), past ``max_memory`` and at the end. A later run
 with the same directory, of any position of the same game (the same graph or
 board, the same family), starts from the saved table; a checkpoint of another game
-is refused with a ValueError naming it, as is a damaged one. ``cram_table(3, 20,
+is refused with a ValueError naming it, as is a damaged one: the save carries the
+SHA-256 of its tables bound to its game, checked before a value is believed, and the
+core refuses a value no component could have (more than its moves). The checksum
+tells damage; it is no signature against one who writes it again. ``cram_table(3, 20,
 checkpoint="dir/")`` saves the board of its row, 3 x 20, the same way (each width
 done is then read back at once). Misère play searches whole positions and is not
 saved.
@@ -45,7 +48,8 @@ from ._progress import Counter, counter
 if TYPE_CHECKING:
     from .boards import _Deleting
 
-FORMAT = 1
+# Format 1 had no checksum: such a save cannot be told from a damaged one.
+FORMAT = 2
 FILE = "table.npz"
 
 
@@ -71,25 +75,46 @@ def fingerprint(game: _Deleting) -> dict[str, Any]:
 
 
 def read(directory: str | os.PathLike[str]) -> dict[str, Any]:
-    """The checkpoint's description: ``{"format", "game", "entries"}`` (``entries``
-    by table). ValueError if there is none or it cannot be read."""
+    """The checkpoint's description: ``{"format", "game", "entries", "sha256"}``
+    (``entries`` by table). ValueError if there is none or it cannot be read."""
     path = Path(directory) / FILE
+    damaged = ValueError(f"{path} is not a nimkit board checkpoint (damaged?)")
     try:
         with np.load(path, allow_pickle=False) as saved:
             meta = json.loads(str(saved["meta"]))
-        entries = meta.get("entries") if isinstance(meta, dict) else None
-        if (
-            not isinstance(entries, dict)
-            or meta.get("format") != FORMAT
-            or not isinstance(meta.get("game"), dict)
-            or not all(type(n) is int and n >= 0 for n in entries.values())
-        ):
-            raise ValueError
     except FileNotFoundError:
         raise ValueError(f"{path}: no checkpoint there") from None
     except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile):
-        raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
+        raise damaged from None
+    if not isinstance(meta, dict):
+        raise damaged
+    if meta.get("format") == 1:
+        raise ValueError(
+            f"{path} was saved by an earlier nimkit without a checksum, so damage to it "
+            "could not be told: delete it to start the search again"
+        )
+    entries = meta.get("entries")
+    if (
+        not isinstance(entries, dict)
+        or meta.get("format") != FORMAT
+        or not isinstance(meta.get("game"), dict)
+        or not isinstance(meta.get("sha256"), str)
+        or not all(type(n) is int and n >= 0 for n in entries.values())
+    ):
+        raise damaged
     return dict(meta)
+
+
+def _digest(game: dict[str, Any], tables: dict[str, tuple[Any, Any, Any]]) -> str:
+    """The SHA-256 of a save: its game's description, then each table (by name) with
+    its keys' lengths, words and values, little-endian."""
+    sha = hashlib.sha256(json.dumps(game, sort_keys=True).encode())
+    for name in sorted(tables):
+        sha.update(name.encode() + b"\0")
+        for array, dtype in zip(tables[name], ("<u2", "<u8", "<u4"), strict=True):
+            sha.update(len(array).to_bytes(8, "little"))
+            sha.update(np.ascontiguousarray(array, dtype=dtype).tobytes())
+    return sha.hexdigest()
 
 
 def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
@@ -98,11 +123,19 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
     path = Path(directory) / FILE
     arrays: dict[str, Any] = {}
     entries = {}
+    tables = {}
     for name, lengths, words, values in _core.vertex_tables(game._native):
         arrays[f"{name}.lengths"], arrays[f"{name}.words"] = lengths, words
         arrays[f"{name}.values"] = values
         entries[name] = len(values)
-    meta = {"format": FORMAT, "game": fingerprint(game), "entries": entries}
+        tables[name] = (lengths, words, values)
+    described = fingerprint(game)
+    meta = {
+        "format": FORMAT,
+        "game": described,
+        "entries": entries,
+        "sha256": _digest(described, tables),
+    }
     arrays["meta"] = np.array(json.dumps(meta))
     handle, partial = tempfile.mkstemp(prefix=FILE + ".", suffix=".partial", dir=directory)
     try:
@@ -140,15 +173,20 @@ def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
         )
     try:
         with np.load(path, allow_pickle=False) as saved:
-            for name in meta["entries"]:
-                _core.vertex_restore(
-                    game._native,
-                    name,
-                    saved[f"{name}.lengths"],
-                    saved[f"{name}.words"],
-                    saved[f"{name}.values"],
-                )
-    except (KeyError, TypeError, OSError, zipfile.BadZipFile):
+            tables = {
+                name: tuple(saved[f"{name}.{part}"] for part in ("lengths", "words", "values"))
+                for name in meta["entries"]
+            }
+    except (KeyError, OSError, EOFError, ValueError, zipfile.BadZipFile):
+        raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
+    if _digest(meta["game"], tables) != meta["sha256"] or any(
+        len(t[2]) != meta["entries"][name] for name, t in tables.items()
+    ):
+        raise ValueError(f"{path} is damaged: its tables do not match their SHA-256")
+    try:
+        for name, (lengths, words, values) in tables.items():
+            _core.vertex_restore(game._native, name, lengths, words, values)
+    except TypeError:
         raise ValueError(f"{path} is not a nimkit board checkpoint (damaged?)") from None
     return sum(int(n) for n in meta["entries"].values())
 

@@ -720,6 +720,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl-C: what a long search saved (--checkpoint) is kept; no traceback.
         print(f"nimkit {args.command}: interrupted", file=sys.stderr)
+        saved = getattr(args, "checkpoint", None)
+        if saved is not None:
+            print(
+                f"What the search learned is saved in {saved}: the same command "
+                "goes on from there.",
+                file=sys.stderr,
+            )
         return 128 + signal.SIGINT
     except BrokenPipeError:
         # The reader went away (`nimkit classify big.npy | head`): stop quietly, as a

@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 use super::vertex::members;
 
 /// The first word of a key by vertex set: a canonical key starts with its size.
-const BY_SET: u64 = u64::MAX;
+pub const BY_SET: u64 = u64::MAX;
 
 /// A graph: the rows of its adjacency matrix, `words` words each.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]

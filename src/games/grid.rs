@@ -866,6 +866,8 @@ fn restore_in<const W: usize>(engine: &Deletion, board: Board, saved: &Saved) ->
             let words: [u64; W] = key
                 .try_into()
                 .map_err(|_| Saved::wrong_width(key.len(), W))?;
+            let cells = words.iter().map(|w| w.count_ones()).sum();
+            engine.plausible(value, engine.most_moves(cells))?;
             table.insert(Cells(words), value);
         }
         Ok(())

@@ -568,6 +568,7 @@ impl Deletion {
                     .try_reserve(saved.len())
                     .map_err(|_| alloc::too_large::<(Key, u32)>(saved.len()))?;
                 for (key, value) in saved.entries() {
+                    self.plausible(value, self.graph_moves(key)?)?;
                     graph.insert(Key::from_slice(key), value);
                 }
                 Ok(())
@@ -576,6 +577,68 @@ impl Deletion {
                 "this game has no table {name:?}"
             ))),
         }
+    }
+
+    /// Refuse a saved `value` that no component with `moves` moves can have (a value
+    /// is at most the number of options): a checkpoint is not believed blindly.
+    pub fn plausible(&self, value: u32, moves: u64) -> Result<()> {
+        if u64::from(value) > moves {
+            return Err(Error::Checkpoint(format!(
+                "a component with {moves} moves saved with the value {value} (at most {moves})"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The most moves of a component of `cells` vertices of a grid: one per vertex
+    /// (Node Kayles), or two per cell (the domino to its right and the one below).
+    pub fn most_moves(&self, cells: u32) -> u64 {
+        match self.moves {
+            Moves::Neighbourhood => u64::from(cells),
+            Moves::Edge => 2 * u64::from(cells),
+        }
+    }
+
+    /// The most moves of the component a saved key of the graph's table stands for:
+    /// a board's shape (`grid_key`), a vertex set (`canon::by_set`) or a size and
+    /// canonical adjacency rows (`canon::canonical`).
+    fn graph_moves(&self, key: &[u64]) -> Result<u64> {
+        let damaged = || Error::Checkpoint("a key that is no component of this graph".into());
+        let (&head, rest) = key.split_first().ok_or_else(damaged)?;
+        let ones = |words: &[u64]| words.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        if let Canon::Grid { .. } = self.canon {
+            // (height << 32 | width), then the bits of the shape's box (`grid_key`)
+            let area = (head >> 32).saturating_mul(head & 0xFFFF_FFFF);
+            if area > self.vertices as u64 || rest.len() as u64 != area.div_ceil(64) {
+                return Err(damaged());
+            }
+            return Ok(self.most_moves(ones(rest) as u32));
+        }
+        if head == canon::BY_SET {
+            if rest.len() != self.vertices.div_ceil(64) || members(rest).any(|v| v >= self.vertices)
+            {
+                return Err(damaged());
+            }
+            return Ok(match self.moves {
+                Moves::Neighbourhood => ones(rest),
+                Moves::Edge => {
+                    let degrees: u64 = members(rest)
+                        .map(|v| {
+                            let within = self.adjacency[v].iter().zip(rest).map(|(a, s)| a & s);
+                            within.map(|w| u64::from(w.count_ones())).sum::<u64>()
+                        })
+                        .sum();
+                    degrees / 2
+                }
+            });
+        }
+        if head > self.vertices as u64 || rest.len() != canon::key_words(head as usize) - 1 {
+            return Err(damaged());
+        }
+        Ok(match self.moves {
+            Moves::Neighbourhood => head,
+            Moves::Edge => ones(rest) / 2,
+        })
     }
 
     /// The normal-play value of `set` by the plain search alone, in a table of its

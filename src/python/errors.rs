@@ -4,6 +4,7 @@ use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::PyErr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::base::error::Error;
@@ -48,10 +49,36 @@ impl From<Error> for PyErr {
 /// the work has wound up (a program's own handler may raise what it likes).
 static RAISED: Mutex<Option<PyErr>> = Mutex::new(None);
 
+/// Set when a signal handler raised while other Python code ran in the work (a
+/// progress callback): the work's next poll stops it, as if the handler ran there.
+static PENDING: AtomicBool = AtomicBool::new(false);
+
+/// Keep `raised`, which a signal handler raised in Python code the work called, for
+/// the work's next poll: it stops the work and is raised again once it has wound up.
+/// Not through `PyErr_SetInterrupt`, which is lost where SIGINT is ignored (a
+/// background job of a script), whatever the handler raised (a SIGTERM's too).
+pub fn stop_with(raised: PyErr) {
+    *RAISED.lock().unwrap_or_else(PoisonError::into_inner) = Some(raised);
+    PENDING.store(true, Ordering::SeqCst);
+}
+
+/// What work that reported progress gave, or what a signal handler raised in its last
+/// report, which came too late for a poll to see it.
+pub fn unless_stopped<T>(done: crate::base::error::Result<T>) -> pyo3::PyResult<T> {
+    let value = done?;
+    if PENDING.swap(false, Ordering::SeqCst) {
+        return Err(Error::Interrupted.into());
+    }
+    Ok(value)
+}
+
 /// Whether the user pressed Ctrl-C, for the core's long loops (`crate::base::interrupt`).
 /// They run without the GIL; it is taken for the check, which runs Python's signal
 /// handlers (what they raise is kept for the core's `Interrupted`).
 pub fn interrupted() -> bool {
+    if PENDING.swap(false, Ordering::SeqCst) {
+        return true;
+    }
     pyo3::Python::attach(|py| match py.check_signals() {
         Ok(()) => false,
         Err(raised) => {

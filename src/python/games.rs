@@ -51,11 +51,12 @@ pub(super) fn ask<T: Send>(
         evict,
         report: &report,
     };
-    if game.calls_out() {
-        Ok(question(&limits)?)
+    let done = if game.calls_out() {
+        question(&limits)
     } else {
-        Ok(py.detach(|| question(&limits))?)
-    }
+        py.detach(|| question(&limits))
+    };
+    super::errors::unless_stopped(done)
 }
 
 /// The bound of `max_memory=` in bytes: None is none.

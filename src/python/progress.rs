@@ -1,5 +1,5 @@
 //! Long native work without the GIL, its progress on a tqdm bar when asked.
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
 use crate::base::error::Result;
@@ -23,18 +23,19 @@ pub fn run<T: Send>(
         .unbind();
     let done = py.detach(|| work(&mut |n| tell(&bar, n)));
     bar.bind(py).call_method0("close")?;
-    Ok(done?)
+    super::errors::unless_stopped(done)
 }
 
 /// Tell a progress callback (a bar) that the work has got to `n`, taking the GIL. A
-/// display error must not stop the work, but Ctrl-C, which Python raises in whatever
-/// Python code runs when it comes, must: it is raised again for the work's next poll.
+/// display error (an `Exception`) must not stop the work, but what a signal handler
+/// raises in whatever Python code runs when the signal comes (Ctrl-C's
+/// KeyboardInterrupt, a SIGTERM handler's) must: it stops the work at its next poll
+/// and is raised again then.
 pub fn tell(bar: &Py<PyAny>, n: usize) {
     Python::attach(|py| {
         if let Err(error) = bar.bind(py).call1((n,)) {
-            if error.is_instance_of::<PyKeyboardInterrupt>(py) {
-                // SAFETY: called with the GIL held, as Python requires.
-                unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+            if !error.is_instance_of::<PyException>(py) {
+                super::errors::stop_with(error);
             }
         }
     });

@@ -111,8 +111,8 @@ pub fn vertex_value(
         }
     };
     match py.detach(|| engine.value(position, budget, &report)) {
-        Err(Error::Paused { .. }) => Ok(None),
-        found => Ok(Some(found?)),
+        Err(Error::Paused { .. }) => super::errors::unless_stopped(Ok(None)),
+        found => super::errors::unless_stopped(found).map(Some),
     }
 }
 
@@ -193,5 +193,7 @@ pub fn cram_table(
             super::progress::tell(bar, n);
         }
     };
-    Ok(py.detach(|| cram::table(rows.0, max_cols.0, budget, &mut report))?)
+    super::errors::unless_stopped(
+        py.detach(|| cram::table(rows.0, max_cols.0, budget, &mut report)),
+    )
 }
