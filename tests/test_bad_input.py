@@ -7,7 +7,6 @@ exceptions; a test below keeps the two in step.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import numpy as np
@@ -199,19 +198,17 @@ def test_empty_inputs_are_well_defined():
 
 def test_work_that_would_explode_is_refused_up_front():
     # Take limits with bounds that differ make the exact count exponential in the
-    # number of heaps: refused in well under a second, naming what to change.
+    # number of heaps: refused before any counting, naming what to change. (What is
+    # refused is tested, not how fast: a timed test fails on a loaded machine.)
     bounds = [10**15 + 987654321 * i**3 + 12345 * i for i in range(20)]
-    start = time.perf_counter()
     with pytest.raises(ValueError, match=r"partial XORs.*equal bounds"):
         nk.count_p_positions(bounds, nk.Rules(max_take=10**12 + 39))
-    assert time.perf_counter() - start < 5
     # A perfect player in a lost position of many heaps weighs a bounded number of
-    # moves (each weighing looks at every heap).
+    # moves (each weighing looks at every heap), so it answers at all.
     game = nk.Game([1] * 200_000 + [2, 2])
-    start = time.perf_counter()
     assert game.outcome is nk.Outcome.P
-    assert nk.PerfectPlayer().choose(game) is not None
-    assert time.perf_counter() - start < 10
+    move = nk.PerfectPlayer().choose(game)
+    assert move in game.position.moves(game.rules)
 
 
 @pytest.mark.parametrize(
@@ -225,10 +222,8 @@ def test_work_that_would_explode_is_refused_up_front():
 def test_normal_play_searches_of_a_code_are_refused_at_once(call, named):
     # Kayles' splits reach every multiset of heaps below: far more positions than
     # max_positions, known before the search starts.
-    start = time.perf_counter()
     with pytest.raises(ValueError, match="normal play") as raised:
         call()
-    assert time.perf_counter() - start < 1
     assert named in str(raised.value)
     assert "misère" not in str(raised.value)
 

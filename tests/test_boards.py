@@ -5,6 +5,7 @@ values of Cram, and the protocol: sums, play, pictures, pickling, bad input."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 from functools import cache
@@ -399,6 +400,21 @@ def test_command_line(tmp_path, capsys):
     assert len(winning) < len(game.options())  # 9 of 13 moves win
     out = nimkit_command(["arc-kayles", str(edges), "--misere"], capsys)
     assert "winning move: take the edge" in out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", [["cram", "--board"], ["node-kayles"], ["arc-kayles"]])
+def test_command_line_reads_no_more_than_a_board_or_graph_needs(command, tmp_path, capsys):
+    # /dev/zero once grew the process to gigabytes: now refused after a bounded read.
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "/dev/zero"])
+    assert stopped.value.code == 2
+    assert "/dev/zero is larger than any " in capsys.readouterr().err
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe\x00" * 100)
+    with pytest.raises(SystemExit):
+        main([*command, str(binary)])
+    assert "not a text file" in capsys.readouterr().err
 
 
 def test_boards_and_graphs_past_64_cells():

@@ -111,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
         if args.board is not None:
             if args.rows is not None:
                 raise ValueError("give ROWS COLS or --board FILE, not both")
-            with open(args.board, encoding="utf-8") as file:
-                game = Cram([line.rstrip("\n") for line in file if line.strip()])
+            text = _read_bounded(args.board, MOST_BOARD_BYTES, "board")
+            game = Cram([line for line in text.splitlines() if line.strip()])
         elif args.rows is None or args.cols is None:
             raise ValueError("give the board's ROWS and COLS (e.g. nimkit cram 4 5), or --board")
         else:
@@ -187,6 +187,31 @@ def _read_graph(path: str) -> Any:
     from ._extras import require
 
     nx = require("networkx", "graph")
+    text = _read_bounded(path, MOST_GRAPH_BYTES, "graph")
     if path.endswith(".graphml"):
-        return nx.read_graphml(path)
-    return nx.read_edgelist(path)
+        return nx.parse_graphml(text)
+    return nx.parse_edgelist(text.splitlines())
+
+
+#: The most bytes of a board file: the largest board has 2**14 cells, each a
+#: character, and a row may end in '\r\n' (a board one cell wide) or blanks.
+MOST_BOARD_BYTES = 4 * 2**14
+#: The most bytes of a graph file: millions of edges, more than a search of a
+#: graph of 2**14 vertices (the most these games take) ever ends on.
+MOST_GRAPH_BYTES = 64 * 2**20
+
+
+def _read_bounded(path: str, most: int, what: str) -> str:
+    """The text of ``path``, read no further than ``most`` bytes (a file past that,
+    or /dev/zero, is refused before it fills memory)."""
+    with open(path, "rb") as file:
+        data = file.read(most + 1)
+    if len(data) > most:
+        raise ValueError(
+            f"{path} is larger than any {what} these games are searched on "
+            f"(at most {most} bytes)"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a text file of a {what} (not UTF-8)") from None
