@@ -67,6 +67,38 @@ def test_random_graphs_of_up_to_12_vertices():
         check(nx.gnp_random_graph(n, rng.uniform(0.15, 0.5), seed=rng.randrange(10**6)))
 
 
+def test_paths_and_cycles_against_the_brute_force():
+    # Their components are valued by the octal games they are (games/lines.rs), not
+    # searched: checked here against the definition, with other graphs beside them.
+    for n in range(1, 15):
+        check(nx.path_graph(n))
+        if n >= 3:
+            check(nx.cycle_graph(n))
+            check(nx.disjoint_union(nx.cycle_graph(n), nx.star_graph(3)))
+
+
+def test_long_paths_cycles_and_strips_are_not_searched():
+    # Once each of these ran past a minute. Dawson's Kayles (0.07) and Dawson's Chess
+    # (0.137) give paths; a move on a cycle of n leaves a path of n - 2 (an edge's
+    # ends) or n - 3 (a vertex and its neighbours).
+    kayles, chess = nk.TakeAndBreak("0.07"), nk.TakeAndBreak("0.137")
+    assert nk.Cram(1, 16384).grundy() == kayles.grundy(16384)
+    assert nk.Cram(16384, 1).grundy() == kayles.grundy(16384)
+    assert nk.ArcKayles(nx.path_graph(10_000)).grundy() == kayles.grundy(10_000)
+    assert nk.NodeKayles(nx.path_graph(12_345)).grundy() == chess.grundy(12_345)
+    assert nk.NodeKayles(nx.cycle_graph(9_999)).grundy() == int(chess.grundy(9_996) == 0)
+    assert nk.ArcKayles(nx.cycle_graph(9_999)).grundy() == int(kayles.grundy(9_997) == 0)
+    # 2 x n Cram is 0 for even n (the half-turn answers every move) and 1 for odd n
+    # (Berlekamp, Conway and Guy, Winning Ways, ch. on Cram).
+    assert nk.Cram(2, 8192).grundy() == 0
+    assert nk.Cram(8191, 2).grundy() == 1
+    # Strips two wide on a board past the bitboards' 64 columns, beside other shapes,
+    # against the same strips on bitboards.
+    board = ["." * 10 + "#" + "." * 55 + "#" + "...", "." * 10 + "#" + "." * 55 + "#" + "#.#"]
+    wanted = nk.Cram(2, 10).grundy() ^ nk.Cram(2, 55).grundy() ^ nk.Cram(["...", "#.#"]).grundy()
+    assert nk.Cram(board).grundy() == wanted == 1 ^ 1
+
+
 def test_boards_against_the_brute_force():
     for rows, cols in ((3, 3), (2, 5), (3, 4)):
         grid = nx.grid_2d_graph(rows, cols)

@@ -27,6 +27,7 @@ pub mod endgame;
 pub mod grid;
 pub mod hackenbush;
 pub mod heaps;
+pub mod lines;
 pub mod moore;
 pub mod node_kayles;
 pub mod parallel;

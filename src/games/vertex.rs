@@ -18,7 +18,7 @@ use std::fmt::Debug;
 use std::hash::Hasher;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
@@ -28,6 +28,7 @@ use super::budget::{Budget, Spend, STALLS};
 use super::canon;
 use super::defined::Tag;
 use super::grid::{self, Tables};
+use super::lines::{self, Lines};
 use super::parallel;
 use super::pruned::{Search, Split, Wide};
 use super::values::{self, Private};
@@ -99,6 +100,8 @@ pub struct Deletion {
     values: Mutex<FxHashMap<Key, u32>>,
     boards: Tables,
     misere: Mutex<Misere>,
+    /// The values of paths and cycles (`lines`), made by the first search.
+    lines: OnceLock<Lines>,
     /// How the evictions of a search went (`evicting`), kept across the steps of a
     /// search run in steps (`Budget::until`) until it ends.
     evictions: Mutex<Evictions>,
@@ -256,6 +259,7 @@ impl Deletion {
             values: Mutex::default(),
             boards: Tables::default(),
             misere: Mutex::default(),
+            lines: OnceLock::new(),
             evictions: Mutex::default(),
         })
     }
@@ -483,16 +487,12 @@ impl Deletion {
         if let Some(value) = grid::value(self, set, budget, report)? {
             return Ok(value);
         }
+        let mut graph = self.graph()?;
         let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let mut value = 0;
         for component in self.components(set) {
-            let found = Search::new(
-                &mut Graph(self),
-                &mut Private::new(&mut table)?,
-                budget,
-                report,
-            )?
-            .value(&component)?;
+            let found = Search::new(&mut graph, &mut Private::new(&mut table)?, budget, report)?
+                .value(&component)?;
             value ^= u64::from(match found {
                 Ok(v) => v,
                 Err(Wide) => self.plain_value(component, &mut table, budget, report)?,
@@ -526,21 +526,52 @@ impl Deletion {
             return Ok(is);
         }
         let parts = self.components(set);
+        let mut graph = self.graph()?;
         let found = {
             let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
-            Search::new(
-                &mut Graph(self),
-                &mut Private::new(&mut table)?,
-                budget,
-                report,
-            )?
-            .sum_is(&parts, target)?
+            Search::new(&mut graph, &mut Private::new(&mut table)?, budget, report)?
+                .sum_is(&parts, target)?
         };
         match found {
             Ok(is) => Ok(is),
             // A value of 64 or more came up: the plain search values it.
             Err(Wide) => Ok(self.value_once(set, budget, report)? == u64::from(target)),
         }
+    }
+
+    /// The graph as the pruned search sees it, the values of its paths and cycles
+    /// made first.
+    fn graph(&self) -> Result<Graph<'_>> {
+        if self.lines.get().is_none() {
+            let made = Lines::new(self.moves, self.vertices)?;
+            let _ = self.lines.set(made);
+        }
+        Ok(Graph(self))
+    }
+
+    /// A closed form for `component`: a path or a cycle (`lines`), or on a board
+    /// too large for its bitboards, a full rectangle two cells wide, whose Cram
+    /// value is the parity of its dominoes (one domino answers every other, by the
+    /// half-turn, on an even one).
+    fn closed_form(&self, component: &[u64]) -> Option<u32> {
+        if let Some(line) = lines::line(component, &self.adjacency) {
+            return self.lines.get().map(|lines| lines.value(line));
+        }
+        let Canon::Grid { cols, .. } = self.canon else {
+            return None;
+        };
+        if self.moves != Moves::Edge {
+            return None;
+        }
+        let (mut top, mut bottom, mut left, mut right, mut cells) =
+            (usize::MAX, 0, usize::MAX, 0, 0);
+        for v in members(component) {
+            let (r, c) = (v / cols, v % cols);
+            (top, bottom, left, right) = (top.min(r), bottom.max(r), left.min(c), right.max(c));
+            cells += 1;
+        }
+        let (height, width) = (bottom - top + 1, right - left + 1);
+        (height.min(width) == 2 && cells == height * width).then_some((cells / 2 % 2) as u32)
     }
 
     /// What the normal-play searches learned: the board's table (`grid`, for boards it
@@ -1131,8 +1162,8 @@ impl Split for Graph<'_> {
         self.0.key(part)
     }
 
-    fn known(&self, _part: &Bits) -> Option<u32> {
-        None
+    fn known(&self, part: &Bits) -> Option<u32> {
+        self.0.closed_form(part)
     }
 
     fn options(&mut self, part: &Bits, out: &mut Vec<Bits>) {
