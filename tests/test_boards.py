@@ -368,9 +368,9 @@ def test_sums_play_and_pictures():
         game.push(move)
     assert game.winner == 0  # 2 x 3 has value 1: the first player wins
     board = nk.Cram(["...", ".#.", "..."])
-    assert board.svg().count('stroke="#d22"') == len(board.winning_moves())
+    assert board.svg().count('class="domino"') == len(board.winning_moves())
     kayles = nk.NodeKayles(nx.path_graph(5))
-    assert kayles.svg().count('fill="#d22"') == 1  # the middle vertex
+    assert kayles.svg().count('class="winning"') == 1  # the middle vertex
     for game in (board, kayles, nk.ArcKayles({"a": ["b"], "b": ["c"]}), nk.Cram(2, 3)):
         assert pickle.loads(pickle.dumps(game)) == game
         assert eval(repr(game), vars(nk)) == game if isinstance(game, nk.Cram) else True

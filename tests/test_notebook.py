@@ -41,6 +41,19 @@ def test_position_draws_its_heaps():
     assert "... 100" in texts(big)
 
 
+def test_position_draws_from_a_list_and_marks_the_winning_moves_under_rules():
+    # A list of sizes draws as its Position does; rules bring the outcome and the moves.
+    assert nk.svg.position([1, 3, 5, 7]) == nk.svg.position(nk.Position([1, 3, 5, 7]))
+    lost = parse(nk.svg.position([1, 3, 5, 7], nk.Rules(misere=True)))
+    words = texts(lost)
+    assert "rules: misère play (taking the last object loses), no take limit" in words
+    assert any("P, the player to move loses" in t for t in words)
+    assert not with_class(lost, "taken")
+    won = parse(nk.svg.position((3, 4, 5), nk.Rules()))
+    assert len(with_class(won, "taken")) == 2  # take 2 from heap 0
+    assert any("winning: take 2 from heap 0" in t for t in texts(won))
+
+
 def test_analysis_draws_moves_and_the_digital_sum_table():
     analysis = nk.analyse([3, 4, 5])  # nim-sum 2 (010): take 2 from heap 0
     root = parse(analysis._repr_svg_())
@@ -390,3 +403,57 @@ def test_one_name_for_the_graph_of_heaps_and_of_games():
     assert set(old.edges) == set(graph.edges)
     with pytest.raises(TypeError, match="a game has its own rules"):
         nk.game_graph(game, nk.Rules())
+
+
+def test_cram_picture_is_readable_with_a_title_and_a_legend():
+    root = parse(nk.Cram(4, 5).svg())
+    assert int(root.get("width")) >= 300
+    assert int(root.get("height")) >= 200
+    cells = [e for e in root.iter(f"{SVG}rect") if (e.findtext(f"{SVG}title") or "") == "(0, 0)"]
+    assert int(cells[0].get("width")) >= 28  # the board's own cell, before the small boards
+    words = texts(root)
+    assert "Cram 4 x 5: value 2, N (the player to move wins)" in words
+    assert {"a filled cell", "an empty cell"} <= set(words)
+    assert any(t.startswith("a winning domino") for t in words)
+    lost = texts(parse(nk.Cram(3, 3).svg()))
+    assert "Cram 3 x 3: value 0, P (the player to move loses)" in lost
+
+
+def test_cram_draws_each_winning_domino_on_a_board_of_its_own():
+    game = nk.Cram(["....", "..#.", "...."])
+    moves = game.winning_moves()
+    assert len(moves) == 9
+    root = parse(game.svg())
+    panels = with_class(root, "winning-move")
+    assert len(panels) == len(moves)
+    drawn = []
+    for panel in panels:
+        (domino,) = with_class(panel, "domino")  # one domino on each small board
+        drawn.append(domino.findtext(f"{SVG}title"))
+    dominoes = [sorted(game.removed(m)) for m in moves]
+    assert sorted(drawn) == sorted(f"winning domino {a}-{b}" for a, b in dominoes)
+    assert len(set(drawn)) == len(moves)
+    # Past twelve winning moves the rest are counted, not drawn.
+    many = nk.Cram(["...#..", "......", "...#.."])
+    total = len(many.winning_moves())
+    assert total == 17
+    root = parse(many.svg())
+    assert len(with_class(root, "winning-move")) == 12
+    assert f"and {total - 12} more winning moves" in texts(root)
+
+
+def test_kayles_pictures_have_a_title_and_say_what_red_means():
+    import networkx as nx
+
+    petersen = parse(nk.NodeKayles(nx.petersen_graph()).svg())
+    words = texts(petersen)
+    assert "Node Kayles on 10 vertices: value 1, N (the player to move wins)" in words
+    red = "a winning move (normal play): a vertex to pick, deleting it and its neighbours"
+    assert red in words
+    assert len(with_class(petersen, "legend")) == 2
+    assert len(with_class(petersen, "winning")) == 10  # every vertex, by symmetry
+    arcs = parse(nk.ArcKayles(nx.path_graph(4)).svg())
+    words = texts(arcs)
+    assert "Arc Kayles on 4 vertices: value 2, N (the player to move wins)" in words
+    assert "a winning move (normal play): an edge to take, deleting both its ends" in words
+    assert [e.tag for e in with_class(arcs, "winning")] == [f"{SVG}line"]

@@ -73,7 +73,15 @@ def draw(
     kernel: bool,
 ) -> str:
     """The SVG of a game graph whose start is ``nodes[0]``: ``outcomes`` maps each
-    node to "P", "N" or "D"; ``kernel`` marks the P-positions as the kernel."""
+    node to "P", "N" or "D"; ``kernel`` marks the P-positions as the kernel. It is
+    ``nimkit.svg.game_graph``.
+
+    >>> from nimkit import svg
+    >>> nodes, moves, outcomes = ["1", "0"], [("1", "0")], {"1": "N", "0": "P"}
+    >>> picture = svg.game_graph(nodes, moves, {n: n for n in nodes}, outcomes, ["Nim"], True)
+    >>> picture.count('class="move"'), picture.count('class="p-position kernel"')
+    (1, 1)
+    """
     # Here, not at the top: nimkit.svg, which holds every picture, imports this module.
     from .svg import FONT, finish_svg
 

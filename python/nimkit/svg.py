@@ -16,18 +16,20 @@ import math
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import _layered
 from ._text import MAX_LISTED
 
 if TYPE_CHECKING:
     from .analysis import Analysis
-    from .boards import Cram, _OnGraph
+    from .boards import Cram, _Deleting, _OnGraph
     from .classical import StaircaseNim, Wythoff
+    from .games import ImpartialGame
     from .hackenbush import GreenHackenbush
     from .playing import Game
     from .position import Move, Position
+    from .rules import Rules
 
 #: Tokens drawn per heap before the row is cut short with an ellipsis.
 MAX_TOKENS = 24
@@ -55,7 +57,12 @@ def _svg(width: float, height: float) -> ET.Element:
 
 def finish_svg(svg: ET.Element, width: float, height: float) -> str:
     """Size the picture and put it on its own light background, so that its dark
-    ink reads the same in a dark notebook theme or on a dark page."""
+    ink reads the same in a dark notebook theme or on a dark page.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> finish_svg(ET.Element("svg"), 20, 10)
+    '<svg width="20" height="10" viewBox="0 0 20 10"><rect ... class="background" /></svg>'
+    """
     svg.set("width", str(int(width)))
     svg.set("height", str(int(height)))
     svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
@@ -131,43 +138,87 @@ def _board(parent: ET.Element, position: Position, moves: dict[int, Move], top: 
     return width
 
 
-def position(position: Position) -> str:
-    """The heaps as rows of tokens with their numbers and counts."""
-    rows = max(len(position), 1)
-    svg = _svg(1, rows * ROW + 8)
-    width = _board(svg, position, {}, 4)
-    if not len(position):
+def position(position: Position | Sequence[SupportsIndex], rules: Rules | None = None) -> str:
+    """The heaps (a Position or any sequence of sizes) as rows of tokens with their
+    numbers and counts. With ``rules``, the winning moves under them are marked (the
+    tokens each takes, in amber) and the rules and the outcome are written below.
+
+    >>> import nimkit as nk
+    >>> nk.svg.position(nk.Position([3, 4])).count('class="token"')
+    7
+    >>> svg = nk.svg.position([1, 3, 5, 7], nk.Rules(misere=True))
+    >>> svg.startswith("<svg"), "P, the player to move loses against perfect play" in svg
+    (True, True)
+    >>> "take 2 from heap 0" in nk.svg.position([3, 4, 5], nk.Rules())
+    True
+    """
+    from .analysis import analyse
+    from .position import Position
+
+    heaps = position if isinstance(position, Position) else Position(position)
+    lines: tuple[str, ...] = ()
+    moves: dict[int, Move] = {}
+    if rules is not None:
+        found = analyse(heaps, rules)
+        lines, moves = _summary(found), _first_by_heap(found.winning_moves)
+    board_height = max(len(heaps), 1) * ROW + 8
+    height = board_height + 16 * len(lines) + (8 if lines else 0)
+    svg = _svg(1, height)
+    width = _board(svg, heaps, moves, 4)
+    if not len(heaps):
         _text(svg, 4, 16, "(no heaps)", fill=INK)
-    return finish_svg(svg, width, rows * ROW + 8)
+    for i, line in enumerate(lines):
+        _text(svg, 4, board_height + 12 + 16 * i, line, fill=INK)
+    width = max([width, *(8 + 7 * len(line) for line in lines)])
+    return finish_svg(svg, width, height)
+
+
+def _first_by_heap(moves: Iterable[Move]) -> dict[int, Move]:
+    """The first winning move from each heap: the one a board has room to mark."""
+    first: dict[int, Move] = {}
+    for move in moves:
+        first.setdefault(move.heap, move)
+    return first
+
+
+def _summary(analysis: Analysis) -> tuple[str, str]:
+    """The lines under a board: the rules, then the outcome (by the nim-sum where it
+    decides) and the winning moves."""
+    moves = analysis.winning_moves
+    verdict = f"{analysis.outcome.value}, {analysis.outcome.describe()}"
+    if analysis.method == "closed form":
+        summary = f"nim-sum {analysis.nim_sum}: {verdict}"
+    else:
+        summary = f"{verdict} (by {analysis.method})"
+    if moves:
+        summary += "; winning: " + ", ".join(str(m) for m in moves[:MAX_LISTED])
+        if len(moves) > MAX_LISTED:
+            summary += f" and {len(moves) - MAX_LISTED} more"
+    return f"rules: {analysis.rules.describe()}", summary
 
 
 def analysis(analysis: Analysis) -> str:
     """The board with every winning move drawn on it (the tokens each takes, in
     amber), and, where the nim-sum decides, the digital-sum table: each heap's Grundy
     value in binary, the nim-sum row, the columns with an odd number of 1s shaded, and
-    the heap and digits that the first winning move changes outlined."""
-    position, moves = analysis.position, analysis.winning_moves
-    taken: dict[int, Move] = {}
-    for move in moves:
-        taken.setdefault(move.heap, move)
+    the heap and digits that the first winning move changes outlined.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.analysis(nk.analyse([3, 4, 5]))
+    >>> svg.count('class="taken"'), "nim-sum 2: N" in svg
+    (2, True)
+    """
+    position = analysis.position
     by_nim_sum = analysis.method == "closed form"
     table_top = max(len(position), 1) * ROW + 16
     cell = 18
     rows = len(position) + 1
     height = table_top + ((rows + 1) * cell if by_nim_sum else 0) + 64
     svg = _svg(1, height)
-    width = _board(svg, position, taken, 4)
+    width = _board(svg, position, _first_by_heap(analysis.winning_moves), 4)
     if by_nim_sum:
         width = max(width, _digital_sum(svg, analysis, table_top, cell))
-    verdict = f"{analysis.outcome.value}, {analysis.outcome.describe()}"
-    summary = f"nim-sum {analysis.nim_sum}: {verdict}" if by_nim_sum else verdict
-    if not by_nim_sum:
-        summary += f" (by {analysis.method})"
-    if moves:
-        summary += "; winning: " + ", ".join(str(m) for m in moves[:MAX_LISTED])
-        if len(moves) > MAX_LISTED:
-            summary += f" and {len(moves) - MAX_LISTED} more"
-    rules = f"rules: {analysis.rules.describe()}"
+    rules, summary = _summary(analysis)
     _text(svg, 4, height - 28, rules, fill=INK)
     _text(svg, 4, height - 12, summary, fill=INK)
     width = max(width, 7 * len(summary), 7 * len(rules))
@@ -248,7 +299,15 @@ def _changed_bits(analysis: Analysis, move: Move | None) -> set[int]:
 
 def game(game: Game[Any, Any], names: tuple[str, str] = ("player 0", "player 1")) -> str:
     """The board, whose turn it is (or who won), the rules, and the move list;
-    ``names`` are the players' (player 0 first)."""
+    ``names`` are the players' (player 0 first).
+
+    >>> import nimkit as nk
+    >>> play = nk.Game([1, 2])
+    >>> play.push(nk.Move(1, 1))
+    >>> svg = nk.svg.game(play, ("Ann", "Bob"))
+    >>> "Bob to move" in svg, "1. Ann: take 1 from heap 1" in svg
+    (True, True)
+    """
     position = game.position
     history: Iterable[Move] = game.history
     lines = [f"{i + 1}. {names[game.first ^ (i % 2)]}: {move}" for i, move in enumerate(history)]
@@ -287,7 +346,13 @@ def _words(text: str, width: float = 400) -> str:
 
 def wythoff(game: Wythoff, cell: int = 14, most: int = 40) -> str:
     """Wythoff's board (heaps as coordinates, up to ``most`` a side): P-positions
-    shaded, the position as a queen, the winning moves ringed."""
+    shaded, the position as a queen, the winning moves ringed.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.wythoff(nk.Wythoff(3, 6))   # one winning move, to (3, 5)
+    >>> svg.count('fill="#c33"'), svg.count('stroke="#2a2"')
+    (4, 1)
+    """
     from .classical import wythoff_grundy_table
 
     a, b = game.heaps
@@ -329,7 +394,13 @@ def wythoff(game: Wythoff, cell: int = 14, most: int = 40) -> str:
 
 def staircase(game: StaircaseNim, step: int = 44, rise: int = 22) -> str:
     """The staircase from the floor up, each step with its coins (odd steps, the Nim
-    heaps, shaded), the steps a winning move takes coins from ringed."""
+    heaps, shaded), the steps a winning move takes coins from ringed.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.staircase(nk.StaircaseNim([0, 2, 1]))   # move the 2 coins down
+    >>> svg.count('stroke="#2a2"'), "<title>step 1: 2 coins</title>" in svg
+    (1, True)
+    """
     coins = game.coins
     moves = [m.coins for m in game.winning_moves() if hasattr(m, "coins")]
     from_steps = {next(i for i in reversed(range(len(coins))) if m[i] < coins[i]) for m in moves}
@@ -365,7 +436,13 @@ def coins(
 ) -> str:
     """Rows of coins (one row for a coin-turning game, a board for Turning Corners):
     heads gold with H, tails grey; the coins at the ``(row, column)`` pairs of
-    ``marked`` ringed in red, with ``caption`` below."""
+    ``marked`` ringed in red, with ``caption`` below.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.coins([[1, 0, 1]], {(0, 2)}, "turn the ringed coin")
+    >>> svg.count(">H<"), svg.count('stroke="#c22"'), "turn the ringed coin" in svg
+    (2, 1, True)
+    """
     cols = max((len(r) for r in rows), default=0)
     width, height = max(cols * cell + 4, 240), len(rows) * cell + 24
     svg = _svg(width, height)
@@ -396,7 +473,13 @@ MOST_EDGES = 200
 
 def hackenbush(game: GreenHackenbush, width: int = 420, level: int = 60) -> str:
     """The graph standing on a ground line: nodes in levels by their distance from the
-    ground, edges green, the winning edges red and thick, loops as small rings."""
+    ground, edges green, the winning edges red and thick, loops as small rings.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.hackenbush(nk.GreenHackenbush([(0, 1), (1, 2)], ground=0))
+    >>> svg.count('stroke="#d22"'), "red: the edges to chop" in svg   # the lower edge
+    (1, True)
+    """
     from . import _core
 
     names = game._names
@@ -483,50 +566,173 @@ game_graph = _layered.draw
 MARKED_UP_TO = 40
 #: The most vertices a graph picture draws.
 MOST_VERTICES = 80
+#: The most winning moves of a Cram board drawn one small board each.
+MOST_PANELS = 12
+WINNING, FILLED, GREY = "#d22", "#444", "#888"
+TITLE = "font-family:sans-serif;font-size:14px;font-weight:bold"
+#: A legend's line: the swatch's tag and attributes, and its words.
+Entry = tuple[str, dict[str, Any], str]
 
 
-def cram(game: Cram, cell: int = 28) -> str:
-    """The board: filled cells dark, the winning dominoes (normal play) red, for boards
-    of at most ``MARKED_UP_TO`` empty cells."""
+def _verdict(game: _Deleting, left: int, what: str) -> tuple[list[ImpartialGame], str]:
+    """The winning moves (normal play) and the words for the value and outcome; past
+    ``MARKED_UP_TO`` cells or vertices ``left``, no moves and why."""
+    if left > MARKED_UP_TO:
+        return [], f"not searched (more than {MARKED_UP_TO} {what})"
+    moves = game.winning_moves()
+    # With no winning move the value is 0; otherwise the value comes quickly from
+    # the table that the search for the moves filled.
+    if not moves:
+        return moves, "value 0, P (the player to move loses)"
+    return moves, f"value {game.grundy()}, N (the player to move wins)"
+
+
+def _legend(parent: ET.Element, top: float, entries: list[Entry]) -> float:
+    """One line per entry, a swatch (an element drawn in a 24 x 14 box at the left)
+    and its words; returns the widest line's right edge."""
+    for i, (tag, attrs, words) in enumerate(entries):
+        y = top + 18 * i
+        swatch = _element(parent, tag, **_placed(tag, attrs, 4, y))
+        swatch.set("class", "legend")
+        _text(parent, 34, y + 11, words, fill=INK)
+    return max((34 + 7 * len(words) for _, _, words in entries), default=0)
+
+
+def _placed(tag: str, attrs: dict[str, Any], x: float, y: float) -> dict[str, Any]:
+    """A swatch's attributes placed in the 24 x 14 box at (x, y)."""
+    if tag == "circle":
+        return {"cx": x + 12, "cy": y + 7, "r": 6, **attrs}
+    if tag == "line":
+        return {"x1": x, "y1": y + 7, "x2": x + 24, "y2": y + 7, **attrs}
+    shape = {"width": 14, "height": 14, **attrs}
+    return {"x": x + (24 - shape["width"]) / 2, "y": y + (14 - shape["height"]) / 2, **shape}
+
+
+def _cram_board(
+    parent: ET.Element, game: Cram, x: float, y: float, cell: float, domino: frozenset[Any]
+) -> None:
+    """The board with its top left corner at (x, y): filled cells dark, empty ones
+    white, the cells of ``domino`` (none, or the two of a move) as one red piece."""
     rows, cols = game.shape
     cells = game.cells
-    svg = _svg(1, 1)
     for r in range(rows):
         for c in range(cols):
-            fill = "#fff" if (r, c) in cells else "#444"
             _element(
-                svg,
+                parent,
                 "rect",
                 f"({r}, {c})",
-                x=c * cell + 2,
-                y=r * cell + 2,
-                width=cell - 2,
-                height=cell - 2,
-                fill=fill,
+                x=x + c * cell,
+                y=y + r * cell,
+                width=cell,
+                height=cell,
+                fill="#fff" if (r, c) in cells else FILLED,
                 stroke="#999",
             )
-    if len(cells) <= MARKED_UP_TO:
-        for option in game.winning_moves():
-            (r1, c1), (r2, c2) = sorted(game.removed(option))  # type: ignore[arg-type]
-            _element(
-                svg,
-                "rect",
-                f"winning domino ({r1}, {c1})-({r2}, {c2})",
-                x=c1 * cell + 6,
-                y=r1 * cell + 6,
-                width=(c2 - c1 + 1) * cell - 10,
-                height=(r2 - r1 + 1) * cell - 10,
-                rx=6,
-                fill="none",
-                stroke="#d22",
-                stroke_width=3,
-            )
-    return finish_svg(svg, cols * cell + 4, rows * cell + 4)
+    if domino:
+        (r1, c1), (r2, c2) = sorted(domino)
+        piece = _element(
+            parent,
+            "rect",
+            f"winning domino {_cells(domino)}",
+            x=x + c1 * cell + 2,
+            y=y + r1 * cell + 2,
+            width=(c2 - c1 + 1) * cell - 4,
+            height=(r2 - r1 + 1) * cell - 4,
+            rx=min(6, cell / 4),
+            fill=WINNING,
+        )
+        piece.set("class", "domino")
+
+
+def _cells(domino: frozenset[Any]) -> str:
+    """A domino's cells in words, such as "(0, 0)-(0, 1)"."""
+    first, second = sorted(domino)
+    return f"{first}-{second}"
+
+
+def cram(game: Cram, cell: int = 32) -> str:
+    """A title with the value and outcome (normal play), the board with its rows and
+    columns numbered, a legend, and under it one small board per winning move, that
+    move's domino red on it (at most ``MOST_PANELS``, then how many more), for boards
+    of at most ``MARKED_UP_TO`` empty cells.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.cram(nk.Cram(2, 3))
+    >>> svg.startswith("<svg"), "Cram 2 x 3: value 1, N (the player to move wins)" in svg
+    (True, True)
+    >>> svg.count('class="winning-move"') == len(nk.Cram(2, 3).winning_moves())
+    True
+    """
+    rows, cols = game.shape
+    filled = rows * cols - len(game.cells)
+    moves, verdict = _verdict(game, len(game.cells), "empty cells")
+    shaped = f", {filled} cell{'s' * (filled > 1)} filled" if filled else ""
+    title = f"Cram {rows} x {cols}{shaped}: {verdict}"
+    cell = max(6, min(cell, 960 // cols))  # a long board shrinks to stay on a page
+    left, top = 28, 46  # room for the row numbers and for the title and column numbers
+    svg = _svg(1, 1)
+    _text(svg, 4, 20, title, fill=INK, style=TITLE)
+    for c in range(cols):
+        _text(svg, left + (c + 0.5) * cell, top - 6, str(c), fill=GREY, **{"text-anchor": "middle"})
+    for r in range(rows):
+        _text(
+            svg, left - 6, top + (r + 0.5) * cell + 4, str(r), fill=GREY, **{"text-anchor": "end"}
+        )
+    _cram_board(svg, game, left, top, cell, frozenset())
+    entries: list[Entry] = [
+        ("rect", {"fill": FILLED, "stroke": "#999"}, "a filled cell"),
+        ("rect", {"fill": "#fff", "stroke": "#999"}, "an empty cell"),
+    ]
+    if moves:
+        words = "a winning domino (normal play): one board each below"
+        entries.append(("rect", {"fill": WINNING, "rx": 3, "width": 24, "height": 12}, words))
+    legend_top = top + rows * cell + 14
+    width = max(left + cols * cell + 8, 8 + 9 * len(title), _legend(svg, legend_top, entries))
+    height: float = legend_top + 18 * len(entries) + 4
+    if moves:
+        right, height = _cram_panels(svg, game, moves, height, max(width, 560))
+        width = max(width, right)
+    return finish_svg(svg, width, height)
+
+
+def _cram_panels(
+    svg: ET.Element, game: Cram, moves: list[ImpartialGame], top: float, room: float
+) -> tuple[float, float]:
+    """The small boards of the winning moves, in rows that fit ``room``, from ``top``;
+    returns their right and bottom edges."""
+    rows, cols = game.shape
+    cell = max(4, min(16, 112 // cols, 80 // rows))
+    # A label such as "(0, 0)-(0, 1)" is about 80 px wide.
+    panel_w, panel_h = max(cols * cell, 84) + 14, rows * cell + 24
+    per_row = max(1, int((room - 4) // panel_w))
+    shown = moves[:MOST_PANELS]
+    for i, option in enumerate(shown):
+        x, y = 6 + (i % per_row) * panel_w, top + (i // per_row) * panel_h
+        domino = game.removed(option)  # type: ignore[arg-type]
+        panel = ET.SubElement(svg, "g")
+        panel.set("class", "winning-move")
+        _cram_board(panel, game, x, y, cell, domino)
+        small = FONT + ";font-size:11px"
+        _text(panel, x, y + rows * cell + 14, _cells(domino), fill=INK, style=small)
+    height = top + math.ceil(len(shown) / per_row) * panel_h
+    if len(moves) > len(shown):
+        _text(svg, 6, height + 8, f"and {len(moves) - len(shown)} more winning moves", fill=INK)
+        height += 16
+    return 6 + min(len(shown), per_row) * panel_w, height + 6
 
 
 def vertex_game(game: _OnGraph, size: int = 320) -> str:
-    """The graph on a circle, the vertices deleted pale, the winning moves (normal
-    play) red: a vertex to pick (Node Kayles) or an edge to take (Arc Kayles)."""
+    """A title with the value and outcome (normal play), the graph on a circle, the
+    vertices deleted pale, the winning moves red (a vertex to pick in Node Kayles, an
+    edge to take in Arc Kayles), and a legend.
+
+    >>> import networkx as nx, nimkit as nk
+    >>> svg = nk.svg.vertex_game(nk.NodeKayles(nx.path_graph(5)))
+    >>> "Node Kayles on 5 vertices: value 3, N" in svg, svg.count('class="winning"')
+    (True, 1)
+    >>> "an edge to take" in nk.svg.vertex_game(nk.ArcKayles([(0, 1), (1, 2)]))
+    True
+    """
     from . import _core
 
     names = game._names()
@@ -534,34 +740,42 @@ def vertex_game(game: _OnGraph, size: int = 320) -> str:
         return _words(game.describe())
     left = set(game._native.numbers())
     edges = _core.vertex_edges(game._native)
-    centre, radius = size / 2, size / 2 - 24
+    moves, verdict = _verdict(game, len(left), "vertices")
+    arcs = game.family == "arc_kayles"
+    on = f"{len(left)} of {len(names)}" if len(left) < len(names) else str(len(names))
+    title = f"{'Arc' if arcs else 'Node'} Kayles on {on} vertices: {verdict}"
+    # The names stand outside the circle, with room at either side for the longest;
+    # the circle grows until neighbouring names clear each other (up to a page's width).
+    longest = max((len(str(name)) for name in names), default=0)
+    size = int(min(max(size, len(names) * (7 * longest + 6) / math.pi + 48), 900))
+    pad, top = 7 * longest, 30
+    centre_x, centre_y, radius = pad + size / 2, top + size / 2, size / 2 - 24
+    angle = {v: 2 * math.pi * v / len(names) - math.pi / 2 for v in range(len(names))}
     where = {
-        v: (
-            centre + radius * math.cos(2 * math.pi * v / max(len(names), 1) - math.pi / 2),
-            centre + radius * math.sin(2 * math.pi * v / max(len(names), 1) - math.pi / 2),
-        )
-        for v in range(len(names))
+        v: (centre_x + radius * math.cos(a), centre_y + radius * math.sin(a))
+        for v, a in angle.items()
     }
     index = {name: v for v, name in enumerate(names)}
     red_vertices: set[int] = set()
     red_edges: set[frozenset[int]] = set()
-    if len(left) <= MARKED_UP_TO:
-        neighbours: dict[int, set[int]] = defaultdict(set)
-        for u, v in edges:
-            neighbours[u].add(v)
-            neighbours[v].add(u)
-        for option in game.winning_moves():
-            gone = {index[name] for name in game.removed(option)}  # type: ignore[arg-type]
-            if game.family == "arc_kayles":
-                red_edges.add(frozenset(gone))
-            else:
-                red_vertices |= {v for v in gone if (neighbours[v] | {v}) & left == gone}
+    neighbours: dict[int, set[int]] = defaultdict(set)
+    for u, v in edges:
+        neighbours[u].add(v)
+        neighbours[v].add(u)
+    for option in moves:
+        gone = {index[name] for name in game.removed(option)}  # type: ignore[arg-type]
+        if arcs:
+            red_edges.add(frozenset(gone))
+        else:
+            # Every vertex whose picking deletes just these wins.
+            red_vertices |= {v for v in gone if (neighbours[v] | {v}) & left == gone}
     svg = _svg(size, size)
+    _text(svg, 4, 20, title, fill=INK, style=TITLE)
     for u, v in edges:
         alive = u in left and v in left
         red = frozenset((u, v)) in red_edges
         (x1, y1), (x2, y2) = where[u], where[v]
-        _element(
+        line = _element(
             svg,
             "line",
             f"{names[u]} - {names[v]}",
@@ -569,11 +783,37 @@ def vertex_game(game: _OnGraph, size: int = 320) -> str:
             y1=y1,
             x2=x2,
             y2=y2,
-            stroke="#d22" if red else (INK if alive else "#ddd"),
+            stroke=WINNING if red else (INK if alive else "#ddd"),
             stroke_width=4 if red else 2,
         )
+        if red:
+            line.set("class", "winning")
     for v, (x, y) in where.items():
-        fill = "#d22" if v in red_vertices else (TOKEN_FILL if v in left else "#eee")
-        _element(svg, "circle", str(names[v]), cx=x, cy=y, r=9, fill=fill, stroke=INK)
-        _text(svg, x + 11, y - 9, str(names[v]))
-    return finish_svg(svg, size, size)
+        red = v in red_vertices
+        fill = WINNING if red else (TOKEN_FILL if v in left else "#eee")
+        dot = _element(svg, "circle", str(names[v]), cx=x, cy=y, r=9, fill=fill, stroke=INK)
+        if red:
+            dot.set("class", "winning")
+    for v, a in angle.items():
+        x, y = centre_x + (radius + 15) * math.cos(a), centre_y + (radius + 15) * math.sin(a)
+        anchor = "start" if math.cos(a) > 0.3 else "end" if math.cos(a) < -0.3 else "middle"
+        _text(svg, x, y + 4, str(names[v]), fill=INK, **{"text-anchor": anchor})
+    entries = _vertex_legend(arcs, len(left) < len(names), bool(moves))
+    legend_top = top + size + 4
+    width = max(size + 2 * pad, 8 + 9 * len(title), _legend(svg, legend_top, entries))
+    return finish_svg(svg, width, legend_top + 18 * len(entries) + 4)
+
+
+def _vertex_legend(arcs: bool, deleted: bool, winning: bool) -> list[Entry]:
+    """The legend of a Node or Arc Kayles picture: what is left, what is gone, and
+    what the red marks."""
+    entries: list[Entry] = [("circle", {"fill": TOKEN_FILL, "stroke": INK}, "a vertex left")]
+    if deleted:
+        entries.append(("circle", {"fill": "#eee", "stroke": INK}, "a vertex deleted"))
+    if winning and arcs:
+        words = "a winning move (normal play): an edge to take, deleting both its ends"
+        entries.append(("line", {"stroke": WINNING, "stroke-width": 4}, words))
+    elif winning:
+        words = "a winning move (normal play): a vertex to pick, deleting it and its neighbours"
+        entries.append(("circle", {"fill": WINNING, "stroke": INK}, words))
+    return entries
