@@ -128,14 +128,14 @@ def test_outcomes_and_misere_searches_evict(tmp_path, capsys):
     assert main(["cram", "4", "6", "--misere", "--max-memory", "256 KiB", "--evict"]) == 0
     assert "outcome (misère play): P" in capsys.readouterr().out
     # The misère question is answered where the normal-play value does not fit (a
-    # random graph whose value, evicting, needs 5.75 KiB, its misère outcome 3.4 KiB;
-    # 2026-11-27, one thread to three): the value's line says so, and the outcome
-    # is the one found with no bound.
-    graph = nx.gnp_random_graph(20, 0.2, seed=5)
+    # random graph whose value, evicting, needs 3.75 KiB, the command's misère
+    # questions 2.25 KiB; 2026-11-28, one thread to three, paths valued without
+    # search): the value's line says so, and the outcome is the one found with no bound.
+    graph = nx.gnp_random_graph(20, 0.3, seed=8)
     nx.write_edgelist(graph, tmp_path / "g.txt", data=False)
     read = nx.read_edgelist(tmp_path / "g.txt")  # as the command reads it: no isolated vertex
     wanted = nk.NodeKayles(read).outcome(misere=True).value
-    command = ["node-kayles", str(tmp_path / "g.txt"), "--misere", "--max-memory", "4.5 KiB"]
+    command = ["node-kayles", str(tmp_path / "g.txt"), "--misere", "--max-memory", "3.25 KiB"]
     assert main([*command, "--evict"]) == 0
     out = capsys.readouterr().out
     assert "value: past --max-memory" in out
