@@ -189,3 +189,46 @@ def test_readme_command_samples_are_what_the_commands_print():
         )
         assert result.returncode == 0, result.stderr
         assert result.stdout.rstrip() == shown.rstrip(), command
+
+
+#: The site's pages and the README, whose links point into them.
+LINKING = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs").glob("*/*.md"))]
+
+
+def rendered(page: Path) -> tuple[list[str], set[str]]:
+    """A page's link and image targets and its headings' anchors, as mkdocs makes
+    them (Python-Markdown's toc; code blocks hold neither)."""
+    import markdown
+
+    md = markdown.Markdown(extensions=["admonition", "pymdownx.superfences", "toc"])
+    html = md.convert(page.read_text())
+    targets = re.findall(r'<(?:a|img) [^>]*?(?:href|src)="([^"]*)"', html)
+    ids: set[str] = set()
+    tokens = list(md.toc_tokens)
+    while tokens:
+        token = tokens.pop()
+        ids.add(token["id"])
+        tokens.extend(token["children"])
+    return targets, ids
+
+
+def test_internal_links_and_anchors_resolve():
+    """Every relative link of the site's pages and the README names a file that
+    exists and, with #anchor, a heading of that page: mkdocs --strict catches these
+    too (mkdocs.yml's validation), but only after a build of minutes."""
+    from urllib.parse import unquote, urlsplit
+
+    broken = []
+    for page in LINKING:
+        targets, _ = rendered(page)
+        for target in targets:
+            parts = urlsplit(target)
+            if parts.scheme or parts.netloc:
+                continue
+            linked = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not linked.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif linked.suffix == ".md" and parts.fragment not in {"", *rendered(linked)[1]}:
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)
+    assert len(LINKING) > 20
