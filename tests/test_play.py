@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -11,6 +12,7 @@ import pytest
 
 import nimkit as nk
 from nimkit import Game, Move, Position, Rules, presets
+from nimkit._terminal import board, play
 
 from .children import nimkit_command
 
@@ -262,17 +264,92 @@ def test_terminal_answers_bad_input_briefly_and_hints_in_lost_positions():
     # plain Nim, and ? gave no best try in a lost position (issue 45).
     child = spawn("--heaps", "1", "2", "3", "--first")
     child.sendline("one two")
-    child.expect("is not two whole numbers. Type HEAP TAKE, e.g. 0 1")
+    child.expect("is not two whole numbers. Type a heap and a number to take, like 2 3")
     child.sendline("?")
-    child.expect("no move wins. Best try: take ")
+    child.expect(r"no move wins. Best try: take\s+1 from heap 0\.")  # filled at 80 columns
     assert "split" not in child.before
     child.sendline("q")
     child.expect(pexpect.EOF)
 
 
-def test_board_columns_stay_put_as_heaps_shrink():
-    from nimkit._terminal import board
+def test_terminal_says_what_a_move_looks_like_under_the_rules_played(monkeypatch):
+    # Nim heard about "the sizes of the two or three heaps left", which only rules
+    # that split heaps have.
+    child = spawn("--heaps", "1", "2", "--first")
+    child.sendline("abc")
+    child.expect("'abc' is not a move. Type a heap and a number to take, like 2 3 ")
+    child.expect(r"\(\? for a hint\)\.")
+    child.sendline("1 2 3")
+    child.expect("'1 2 3' is not a move. Type a heap and a number to take")
+    assert "split" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    # Rules that split heaps are told the split form too.
+    monkeypatch.setenv("COLUMNS", "200")
+    said: list[str] = []
+    answers = iter(["abc", "q"])
+    kayles = presets.variant("kayles")
+    with pytest.raises(EOFError):
+        play(kayles, nk.PerfectPlayer(), True, ask=lambda _: next(answers), say=said.append)
+    assert (
+        "'abc' is not a move. Type a heap and a number to take, like 2 1, and to split what "
+        "is left, the sizes of the two or three heaps it leaves, like 2 1 3 4 (? for a hint)."
+    ) in said
 
+
+def test_terminal_asks_again_unless_the_answer_is_yes_or_no():
+    # Any answer not starting with "n" used to mean yes.
+    child = spawn("--heaps", "1", "2", "--choose")
+    for answer in ("x", "nope"):
+        child.sendline(answer)
+        child.expect("Please answer y or n.")
+        child.expect("move first")
+    child.sendline("No")
+    child.expect("The computer takes")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn("--heaps", "1", "2", "--choose")
+    child.sendline("YES")
+    child.expect("Your move: ")
+    assert "The computer" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn("--heaps", "1", "2", "--choose")
+    child.sendeof()
+    child.expect("Goodbye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_terminal_prose_is_filled_to_the_terminal_width(monkeypatch):
+    # Long lines ran on past the terminal's edge, broken mid-word.
+    monkeypatch.setenv("COLUMNS", "24")
+    said: list[str] = []
+    answers = iter(["abc", "?", "q"])
+    classic = presets.variant("classic")
+    with pytest.raises(EOFError):
+        play(classic, nk.PerfectPlayer(), True, ask=lambda _: next(answers), say=said.append)
+    lines = "\n".join(said).splitlines()
+    prose = [line for line in lines if not line.startswith("  heap ")]
+    assert max(map(len, prose)) <= 24
+    assert board(nk.Game([3, 4, 5])) in said  # the board is drawn as it is, 27 wide
+    text = " ".join(" ".join(said).split())
+    assert "Enter HEAP TAKE (heaps are numbered from 0); ? for a hint, u to undo" in text
+    assert "'abc' is not a move. Type a heap and a number to take, like 2 3 (? for" in text
+    assert "Hint: take 2 from heap 0." in text  # 3 4 5: take 2 from heap 0 leaves 1 4 5
+    # A real terminal's width, with no COLUMNS to say otherwise.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    program, arguments = nimkit_command("play", "--heaps", "1", "2", "--first")
+    child = pexpect.spawn(
+        program, arguments, encoding="utf-8", timeout=30, env=env, dimensions=(24, 50)
+    )
+    child.expect("Enter HEAP TAKE \\(heaps are numbered from 0\\); \\? for\r\na hint, u to")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_board_columns_stay_put_as_heaps_shrink():
     game = nk.Game([12, 3])
     before = board(game).splitlines()[1]
     game.push(nk.Move(heap=0, take=11))

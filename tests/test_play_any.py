@@ -165,7 +165,8 @@ def test_loopy_game_draws_are_kept_and_wins_taken():
     assert draw.review() == []
 
 
-def test_terminal_play_of_a_sum_in_process():
+def test_terminal_play_of_a_sum_in_process(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # the prose is filled to the terminal's width
     answers = iter(["?", "9", "x", "u", "2", "q"])  # options of (2) + (3): 1, 0, 2, 0
     said: list[str] = []
     with pytest.raises(EOFError):

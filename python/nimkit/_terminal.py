@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +22,12 @@ HELP_SPLIT = (
     "into heaps A and B where the rules allow it; ? for a hint, u to undo, q to quit."
 )
 #: What a bad input hears after what was wrong, instead of the instructions again.
-AGAIN = "Type HEAP TAKE, e.g. 0 1 (? for a hint)."
+AGAIN = "Type a heap and a number to take, like 2 3 (? for a hint)."
+#: The same for rules that split heaps.
+AGAIN_SPLIT = (
+    "Type a heap and a number to take, like 2 1, and to split what is left, the sizes of "
+    "the two or three heaps it leaves, like 2 1 3 4 (? for a hint)."
+)
 
 
 def help_for(rules: Rules) -> str:
@@ -55,13 +62,12 @@ def _best_try(game: Game[Any, Any]) -> str:
     return lost if best is None else f"{lost} Best try: {best}."
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: str, splits: bool = False) -> Move:
+    """A typed move: the heap and how many to take, then, where the rules split heaps
+    (``splits``), the sizes of the two or three heaps left."""
     parts = text.replace(",", " ").replace("+", " ").split()
-    if len(parts) not in (2, 4, 5):
-        raise ValueError(
-            "type two numbers: the heap, then how many to take (and, to split, the sizes "
-            "of the two or three heaps left)"
-        )
+    if len(parts) not in ((2, 4, 5) if splits else (2,)):
+        raise ValueError(f"{text!r} is not a move" if text else "an empty line is not a move")
     try:
         heap, take, *into = (int(p) for p in parts)
     except ValueError:
@@ -79,16 +85,16 @@ def _third_person(text: str) -> str:
 class _Heaps:
     """How the terminal shows heaps and reads a move on them."""
 
-    again = AGAIN
-
     def __init__(self, rules: Rules) -> None:
         self.help = help_for(rules)
+        self.splits = rules.splits
+        self.again = AGAIN_SPLIT if rules.splits else AGAIN
 
     def show(self, game: Game[Any, Any]) -> str:
         return board(game)
 
     def read(self, text: str, game: Game[Any, Any]) -> Move:
-        return parse_move(text)
+        return parse_move(text, self.splits)
 
     def hint(self, game: Game[Any, Any]) -> str:
         return hint(game)
@@ -144,16 +150,18 @@ def play(
     max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Game[Position, Move]:
     """Play one game; ``human_first=None`` lets the player choose to start or pass.
-    ``max_positions`` bounds the search of rules with no closed form."""
-    say(f"{variant.name}: {variant.description}")
-    say(f"Rules: {variant.rules}.")
-    say(help_for(variant.rules))
+    ``max_positions`` bounds the search of rules with no closed form. What ``say``
+    gets is filled to the terminal's width, but for the board."""
+    tell = _filled(say)
+    tell(f"{variant.name}: {variant.description}")
+    tell(f"Rules: {variant.rules}.")
+    tell(help_for(variant.rules))
     if human_first is None:
         say(board(Game(variant.position, variant.rules, max_positions=max_positions)))
-        human_first = _wants_first(ask)
+        human_first = _wants_first(ask, tell)
     first = 0 if human_first else 1
     game = Game(variant.position, variant.rules, first=first, max_positions=max_positions)
-    _play_out(game, opponent, _Heaps(variant.rules), ask, say)
+    _play_out(game, opponent, _Heaps(variant.rules), ask, say, tell)
     return game
 
 
@@ -167,20 +175,46 @@ def play_game(
     max_positions: int = DEFAULT_MAX_POSITIONS,
 ) -> Game[ImpartialGame, ImpartialGame]:
     """Play any impartial game (a sum, a game you define, a token on a graph) by
-    choosing among its numbered options. ``max_positions`` bounds its searches."""
+    choosing among its numbered options. ``max_positions`` bounds its searches. What
+    ``say`` gets is filled to the terminal's width, but for the options."""
+    tell = _filled(say)
     ending = "misère play: the last mover loses" if misere else "the last mover wins"
-    say(f"{start.describe()}; {ending}.")
-    say(_Options.help)
+    tell(f"{start.describe()}; {ending}.")
+    tell(_Options.help)
     if human_first is None:
         say(f"  {start}")
-        human_first = _wants_first(ask)
+        human_first = _wants_first(ask, tell)
     game = Game(start, None, 0 if human_first else 1, (), max_positions, misere=misere)
-    _play_out(game, opponent, _Options(), ask, say)
+    _play_out(game, opponent, _Options(), ask, say, tell)
     return game
 
 
-def _wants_first(ask: Callable[[str], str]) -> bool:
-    return not ask("Do you want to move first? [y/n] ").strip().lower().startswith("n")
+def _filled(say: Callable[[str], None]) -> Callable[[str], None]:
+    """``say`` for prose: each line filled to the terminal's width (read each time, as
+    the window may change), an indented line's continuations indented further."""
+
+    def tell(text: str) -> None:
+        width = shutil.get_terminal_size().columns
+        lines = []
+        for line in text.split("\n"):
+            body = line.lstrip(" ")
+            indent = line[: len(line) - len(body)]
+            more = indent + "  " if indent else ""
+            lines.append(textwrap.fill(body, width, initial_indent=indent, subsequent_indent=more))
+        say("\n".join(lines))
+
+    return tell
+
+
+def _wants_first(ask: Callable[[str], str], tell: Callable[[str], None]) -> bool:
+    """Ask until the answer is y, yes, n or no (in any case); q quits, as in the game."""
+    while True:
+        answer = ask("Do you want to move first? [y/n] ").strip().lower()
+        if answer in {"y", "yes", "n", "no"}:
+            return answer.startswith("y")
+        if answer in {"q", "quit", "exit"}:
+            raise EOFError
+        tell("Please answer y or n.")
 
 
 def _play_out(
@@ -189,21 +223,24 @@ def _play_out(
     board: _Heaps | _Options,
     ask: Callable[[str], str],
     say: Callable[[str], None],
+    tell: Callable[[str], None],
 ) -> None:
+    """Play to the end and review: the board goes to ``say`` as drawn, the prose to
+    ``tell``."""
     while not game.is_over:
         say("")
         say(board.show(game))
         if game.turn == 0:
-            if not _human_turn(game, board, ask, say):
+            if not _human_turn(game, board, ask, tell):
                 continue
         else:
             move = opponent.choose(game)
             assert move is not None, "a game that is not over has a move"
             game.push(move)
-            say(f"The computer {board.said(move)}.")
+            tell(f"The computer {board.said(move)}.")
     say("")
-    say("You win!" if game.winner == 0 else "The computer wins.")
-    _review(game, say)
+    tell("You win!" if game.winner == 0 else "The computer wins.")
+    _review(game, tell)
 
 
 def _human_turn(
