@@ -409,6 +409,15 @@ def nimkit_command(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
+def test_cram_winning_move_names_its_cells_by_row_and_column_from_0(capsys):
+    # "domino on (1, 0) and (2, 0)" said neither which number is the row nor that
+    # both count from 0.
+    out = nimkit_command(["cram", "4", "5"], capsys)
+    assert "winning move: domino on (row 1, col 0) and (row 2, col 0), counted from 0\n" in out
+    game = nk.Cram(4, 5)
+    assert frozenset({(1, 0), (2, 0)}) in {game.removed(m) for m in game.winning_moves()}
+
+
 def test_command_line(tmp_path, capsys):
     out = nimkit_command(["cram", "3", "3"], capsys)
     assert "value: 0" in out
@@ -425,7 +434,7 @@ def test_command_line(tmp_path, capsys):
     game = nk.Cram(["....", ".#..", "...."])
     shown = out.split("winning move: domino on ")[1].splitlines()[0]
     winning = {
-        " and ".join(f"({r}, {c})" for r, c in sorted(game.removed(m)))
+        " and ".join(f"(row {r}, col {c})" for r, c in sorted(game.removed(m))) + ", counted from 0"
         for m in game.winning_moves()
     }
     assert shown in winning

@@ -171,9 +171,10 @@ def _row(args: argparse.Namespace) -> int:
 
 
 def _move(game: Any, option: Any) -> str:
-    removed = sorted(game.removed(option), key=repr)
     if game.family == "cram":
-        return "domino on " + " and ".join(f"({r}, {c})" for r, c in removed)
+        cells = " and ".join(f"(row {r}, col {c})" for r, c in sorted(game.removed(option)))
+        return f"domino on {cells}, counted from 0"
+    removed = sorted(game.removed(option), key=repr)
     if game.family == "arc_kayles":
         return f"take the edge {removed[0]!r} - {removed[1]!r}"
     gone = set(removed)
