@@ -2,7 +2,7 @@
 //! boxes: normal-play outcomes and every winning move from Grundy XOR, misère play by
 //! the fast search and the solver, remoteness by its recurrence, sets {1..k} against
 //! the closed forms of take-limit Nim, and games played under these rules.
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! coins under each rule, and every Turning Corners board of up to 4x4 (normal play:
 //! the value, and the exact set of winning moves), and the single-coin values against
 //! the published sequences.
-mod against_search;
+use crate::against_search;
 
 use against_search::check_against_search;
 use nimkit::games::coins::{Coins, Rule, RULES};

@@ -2,7 +2,7 @@
 //! with loops, multiple edges, cycles and one or two ground nodes; the value by the
 //! fusion and colon principles, and the exact set of winning chops, at every position
 //! each graph reaches. And the small cases of Ferguson, Part I, ch. 7.
-mod against_search;
+use crate::against_search;
 
 use against_search::check_against_search;
 use nimkit::games::hackenbush::Hackenbush;

@@ -1,6 +1,6 @@
 //! Replays the fuzz corpus (fuzz/corpus/theory) through the fuzz target's checks, so
 //! that every input the fuzzer kept is checked by `cargo test` on stable Rust.
-#[path = "../fuzz/check.rs"]
+#[path = "../../fuzz/check.rs"]
 mod check;
 
 #[test]

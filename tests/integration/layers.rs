@@ -2,7 +2,7 @@
 //! may use only those declared before it, so no circle runs between them. Read from
 //! the `crate::` paths of every file; the bindings (`src/python/`) sit on top.
 //! The binding modules (`src/python/`) use one another without a circle either.
-//! Run alone with `cargo test --test layers`.
+//! Run alone with `cargo test --test integration layers::`.
 use std::fs;
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! The closed forms of theory.rs against the brute-force labelling of search.rs, on
 //! every position of whole boxes, for every rule family: outcome and the exact set
 //! of winning moves.
-mod common;
+use crate::common;
 
 use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};

@@ -29,7 +29,7 @@ fn all_rules(heaps: usize) -> Vec<Rules> {
         .into_iter()
         .flat_map(|l| [false, true].map(|m| Rules::new(m, l.clone()).unwrap()))
         .collect();
-    // General sets in normal play (in misère play they need search: tests/subtraction.rs).
+    // General sets in normal play (in misère play they need search: tests/integration/subtraction.rs).
     let mixed = (0..heaps).map(|i| match i % 3 {
         0 => HeapRule::Set(set(&[2, 5, 7])),
         1 => HeapRule::Limit(4),

@@ -1,6 +1,6 @@
 //! Subtraction games: the detected period against the definition and the closed forms
 //! of take-limit Nim. Rules with subtraction sets are checked against search in
-//! tests/subtraction_rules.rs.
+//! tests/integration/subtraction_rules.rs.
 use nimkit::error::Error;
 use nimkit::heap::limit;
 use nimkit::subtraction::{grundy_by_definition, GrundySequence, SubtractionSet};
