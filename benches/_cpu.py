@@ -1,10 +1,13 @@
-"""The machine a benchmark ran on: the processor, its vector extensions, its cores and
-the scan path nimkit takes (``NIMKIT_SIMD`` forces one the CPU has)."""
+"""The machine a benchmark ran on: the processor, its vector extensions, its cores,
+the scan path nimkit takes (``NIMKIT_SIMD`` forces one the CPU has) and the build of
+nimkit installed (the test command's ``quick`` one is no build to time)."""
 
 from __future__ import annotations
 
 import os
 import platform
+
+from nimkit import _core
 
 
 def _flags() -> tuple[str, set[str]]:
@@ -20,7 +23,8 @@ def _flags() -> tuple[str, set[str]]:
 
 
 def describe() -> str:
-    """E.g. ``AMD EPYC; AVX-512 and AVX2; 2 cores; scan: avx2 (NIMKIT_SIMD)``."""
+    """E.g. ``AMD EPYC; AVX-512 and AVX2; 2 cores; scan: avx2 (NIMKIT_SIMD); build:
+    release``."""
     model, flags = _flags()
     has = {"avx512": "avx512f" in flags, "avx2": "avx2" in flags, "scalar": True}
     extensions = " and ".join(
@@ -31,4 +35,5 @@ def describe() -> str:
         path = f"{forced} (NIMKIT_SIMD)"
     else:
         path = next(p for p in ("avx512", "avx2", "scalar") if has[p])
-    return f"{model}; {extensions or 'no AVX2'}; {os.cpu_count()} cores; scan: {path}"
+    cores = f"{os.cpu_count()} cores"
+    return f"{model}; {extensions or 'no AVX2'}; {cores}; scan: {path}; build: {_core.BUILD}"

@@ -14,6 +14,7 @@ from .misere import Genus
 from .position import Outcome
 
 __all__ = [
+    "BUILD",
     "DEFAULT_MAX_POSITIONS",
     "MAX_LISTED_MOVES",
     "Board",
@@ -66,6 +67,7 @@ __all__ = [
     "wythoff_pair",
 ]
 
+BUILD: str
 DEFAULT_MAX_POSITIONS: int
 MAX_LISTED_MOVES: int
 __version__: str

@@ -84,6 +84,14 @@ mod core_module {
             crate::solve::solver::DEFAULT_MAX_POSITIONS,
         )?;
         module.add("MAX_LISTED_MOVES", super::position::MAX_LISTED_MOVES)?;
+        // Which build is installed (benchmarks print it): the test command's `quick`
+        // profile keeps debug assertions on, the release build has none.
+        let build = if cfg!(debug_assertions) {
+            "quick (debug assertions on: not for timings)"
+        } else {
+            "release"
+        };
+        module.add("BUILD", build)?;
         // The package's version (maturin takes it from Cargo.toml): reading it here
         // spares `import nimkit` importlib.metadata, a fifth of its time.
         module.add("__version__", env!("CARGO_PKG_VERSION"))
