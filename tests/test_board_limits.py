@@ -471,7 +471,8 @@ def _run_with_threads(threads: str, script: str, *args: str) -> object:
     return json.loads(run.stdout)
 
 
-@pytest.mark.parametrize("threads", ["1", "2", "3"])
+# Three threads on two cores are a research-scale case (minutes under load).
+@pytest.mark.parametrize("threads", ["1", "2", pytest.param("3", marks=pytest.mark.research)])
 def test_boards_past_32_cells_are_searched_by_several_threads_alike(tmp_path, threads):
     # Components of 32 cells or more are searched by every thread rayon has: the
     # same values, memory bound, runs in steps and eviction as one thread. Cram 5 x 7
@@ -508,7 +509,8 @@ print(json.dumps(found))
 """
 
 
-@pytest.mark.parametrize("threads", ["1", "2", "3"])
+# Three threads on two cores are a research-scale case (minutes under load).
+@pytest.mark.parametrize("threads", ["1", "2", pytest.param("3", marks=pytest.mark.research)])
 def test_misere_searches_past_32_cells_are_alike_on_several_threads(threads):
     # The outcomes are the guide's (test_boards.py); Cram is Arc Kayles on the grid.
     assert _run_with_threads(threads, MISERE_THREADS_SCRIPT) == {
@@ -546,7 +548,8 @@ print(json.dumps(found))
 """
 
 
-@pytest.mark.parametrize("threads", ["1", "2", "3"])
+# Three threads on two cores are a research-scale case (minutes under load).
+@pytest.mark.parametrize("threads", ["1", "2", pytest.param("3", marks=pytest.mark.research)])
 def test_outcomes_past_32_cells_are_alike_on_several_threads(threads):
     # Cram 3 x 11 is 0 and 3 x 12 is 1 (Lemoine and Viennot; test_boards.py), 5 x 7
     # is 1 (Uiterwijk) and 2 x 5 is 1, so the fourth board is lost; the counts of

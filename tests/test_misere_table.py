@@ -22,11 +22,12 @@ from nimkit import misere_codes as table_module
 from .test_cli import run
 from .test_misere_quotients import miseresolver_quotients
 
-# Under pytest -n auto, one worker runs this module: the table is computed once.
+# Under pytest -n auto, one worker runs this module: the table is computed once
+# (for the session: the worker may run other modules' tests between these).
 pytestmark = pytest.mark.xdist_group("misere_table")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def table() -> list[nk.MisereTableRow]:
     return nk.misere_table(digits=2, max_heap=300)
 

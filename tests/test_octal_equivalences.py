@@ -25,16 +25,17 @@ def name(code: str) -> str:
     return before if after == "0" else code
 
 
-# Under pytest -n auto, one worker runs this module: the classes are computed once.
+# Under pytest -n auto, one worker runs this module: the classes are computed once
+# (for the session: the worker may run other modules' tests between these).
 pytestmark = pytest.mark.xdist_group("octal_equivalences")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def classes() -> list[nk.OctalClass]:
     return nk.octal_equivalences(3)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def lookup(classes: list[nk.OctalClass]) -> dict[str, nk.OctalClass]:
     return {name(code): c for c in classes for code in c.members}
 
