@@ -47,6 +47,9 @@ pub mod nimber;
 // Searches of positions and state graphs.
 pub mod search;
 
+// The engine for games that split into independent parts (boards, graphs).
+pub mod split;
+
 // Misère play: quotients, genera, values.
 pub mod misere;
 

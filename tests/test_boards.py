@@ -68,7 +68,7 @@ def test_random_graphs_of_up_to_12_vertices():
 
 
 def test_paths_and_cycles_against_the_brute_force():
-    # Their components are valued by the octal games they are (games/lines.rs), not
+    # Their components are valued by the octal games they are (games/board/lines.rs), not
     # searched: checked here against the definition, with other graphs beside them.
     for n in range(1, 15):
         check(nx.path_graph(n))

@@ -15,11 +15,7 @@ pub fn fold<const M: usize, O>(
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::heap::sparse::simd::{self, Path};
-        if (M == 4 || M == 8)
-            && simd::path() != Path::Scalar
-            && std::arch::is_x86_feature_detected!("avx2")
-        {
+        if (M == 4 || M == 8) && crate::base::cpu::avx2() {
             // SAFETY: the CPU has just been seen to support AVX2.
             return unsafe { fold_avx2::<M, O>(rows.as_flattened(), outs, finish) };
         }
@@ -127,10 +123,7 @@ mod tests {
     /// Where the CPU has AVX2 (not forced off), every whole vector of rows is done.
     #[test]
     fn whole_vectors_are_done_where_the_cpu_has_avx2() {
-        use crate::heap::sparse::simd::{self, Path};
-        let vectors = cfg!(target_arch = "x86_64")
-            && simd::path() != Path::Scalar
-            && std::arch::is_x86_feature_detected!("avx2");
+        let vectors = cfg!(target_arch = "x86_64") && crate::base::cpu::avx2();
         let mut outs = [0; 70];
         let done = super::fold(&[[1u8; 4]; 70], &mut outs, &|x, _| x);
         assert_eq!(done, if vectors { 64 } else { 0 });

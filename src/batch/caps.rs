@@ -6,7 +6,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use crate::heap::sparse::simd::{self, Path};
+use crate::base::cpu;
 
 /// Bytes a step of the loop writes.
 const LANES: usize = 32;
@@ -60,12 +60,7 @@ impl CapBytes {
 }
 
 fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    cpu::avx2()
 }
 
 /// `legal[a] = take[a] <= caps[heap[a]]`, `winning[a] = false`; all four slices have

@@ -4,7 +4,7 @@
 //! it vectorises across positions, where visiting one position's heaps does not.
 use super::grundy::Grundy;
 use super::ints::{HeapInt, UInt};
-use crate::heap::sparse::simd::{self, Path};
+use crate::base::cpu;
 
 /// Positions per block: the columns stay in L1.
 const BLOCK: usize = 128;
@@ -40,7 +40,7 @@ fn first_moves_in<W: Word, T: HeapInt, G: Grundy<T::U>, const M: usize>(
     take_out: &mut [u64],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2") {
+    if cpu::avx2() {
         // SAFETY: the CPU has just been seen to support AVX2.
         return unsafe {
             first_moves_avx2::<W, T, G, M>(g, modulus, misere, rows, heap_out, take_out)
@@ -247,7 +247,7 @@ mod tests {
             k in prop_oneof![1u64..8, any::<u64>(), (1u64 << 32) - 4..(1 << 32) + 2],
             misere: bool,
         ) {
-            prop_assume!(std::arch::is_x86_feature_detected!("avx2"));
+            prop_assume!(cpu::Path::Avx2.supported());
             paths_agree::<1>(&heaps, k, misere);
             paths_agree::<2>(&heaps, k, misere);
             paths_agree::<3>(&heaps, k, misere);

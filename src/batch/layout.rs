@@ -4,7 +4,7 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use super::ints::HeapInt;
-use crate::heap::sparse::simd::{self, Path};
+use crate::base::cpu;
 
 /// Positions per parallel task on the slice paths: large enough to amortise
 /// scheduling, small enough to balance the cores.
@@ -43,7 +43,7 @@ pub fn map_positions<T, O, F>(
 /// with its slice of `output`. On x86-64 CPUs with AVX2 the block is compiled for
 /// AVX2 (chosen at run time: the portable build targets SSE2, where byte-wide rows
 /// of odd length do not vectorise), unless `NIMKIT_SIMD=scalar` asks for the portable
-/// copy (`simd::path`).
+/// copy (`cpu::path`).
 pub fn for_blocks<T, O, B, const M: usize>(input: &[T], output: &mut [O], block: B)
 where
     T: HeapInt,
@@ -56,7 +56,7 @@ where
         .for_each(|(rows, outs)| {
             let (rows, _) = rows.as_chunks::<M>();
             #[cfg(target_arch = "x86_64")]
-            if simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2") {
+            if cpu::avx2() {
                 // SAFETY: the CPU has just been seen to support AVX2.
                 return unsafe { block_avx2(rows, outs, &block) };
             }

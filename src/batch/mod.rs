@@ -15,6 +15,7 @@ mod grundy;
 mod ints;
 mod layout;
 pub mod learn;
+mod lemire;
 mod narrow;
 mod wide;
 
@@ -23,8 +24,9 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use self::grundy::{fold, Grundy, NoLimit, PerHeap, Uniform};
-pub use self::ints::{HeapInt, Mod16, Mod8, UInt};
+pub use self::ints::{HeapInt, UInt};
 use self::layout::{for_blocks, map_positions, with_row, CHUNK};
+pub use self::lemire::{Mod16, Mod8};
 use crate::base::error::{Error, Result};
 use crate::base::outcome::Outcome;
 use crate::heap::code::Scan;

@@ -9,13 +9,14 @@
 //! value and divisor, in seven instructions for sixteen values; the remainders below
 //! 256 are then packed to bytes. 32-bit values (and 64-bit ones below 2^32) go by
 //! their two 16-bit halves (`quads_avx2`).
-use super::ints::{Mod16, Mod8};
+use super::lemire::{Mod16, Mod8};
+use crate::base::cpu;
 
 /// `out[i] = values[i] mod d` for divisors up to 128, where the CPU has AVX2 (not
 /// forced off by `NIMKIT_SIMD`); false, with `out` unspecified, otherwise.
 pub fn rem_bytes(values: &[u8], out: &mut [u8], m: Mod8) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if m.divisor() <= 128 && avx2() {
+    if m.divisor() <= 128 && cpu::avx2() {
         // SAFETY: the CPU has just been seen to support AVX2.
         unsafe { bytes_avx2(values, out, m) };
         return true;
@@ -28,7 +29,7 @@ pub fn rem_bytes(values: &[u8], out: &mut [u8], m: Mod8) -> bool {
 /// forced off); false, with `out` unspecified, otherwise.
 pub fn rem_pairs(values: &[u16], out: &mut [u8], m: Mod16) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if m.divisor() <= 256 && avx2() {
+    if m.divisor() <= 256 && cpu::avx2() {
         // SAFETY: the CPU has just been seen to support AVX2.
         unsafe { pairs_avx2(values, out, m) };
         return true;
@@ -41,7 +42,7 @@ pub fn rem_pairs(values: &[u16], out: &mut [u8], m: Mod16) -> bool {
 /// forced off); false, with `out` unspecified, otherwise.
 pub fn rem_quads(values: &[u32], out: &mut [u8], d: u32) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if (1..=256).contains(&d) && avx2() {
+    if (1..=256).contains(&d) && cpu::avx2() {
         // SAFETY: the CPU has just been seen to support AVX2.
         unsafe { quads_avx2(values, out, d) };
         return true;
@@ -55,7 +56,7 @@ pub fn rem_quads(values: &[u32], out: &mut [u8], d: u32) -> bool {
 /// AVX2 (not forced off); false, with `out` unspecified, otherwise.
 pub fn rem_octs(values: &[u64], out: &mut [u8], d: u64) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if (1..=256).contains(&d) && avx2() && values.iter().fold(0, |or, &n| or | n) >> 32 == 0 {
+    if (1..=256).contains(&d) && cpu::avx2() && values.iter().fold(0, |or, &n| or | n) >> 32 == 0 {
         // SAFETY: the CPU has just been seen to support AVX2.
         unsafe { quads_avx2(values, out, d as u32) };
         return true;
@@ -104,12 +105,6 @@ impl Quad for u64 {
     fn low(self) -> u32 {
         self as u32
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn avx2() -> bool {
-    use crate::heap::sparse::simd::{self, Path};
-    simd::path() != Path::Scalar && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// `(i * place) mod d` for the sixteen nibbles `i`, in both lanes; counted up rather
@@ -279,14 +274,11 @@ fn quads_avx2<T: Quad>(values: &[T], out: &mut [u8], d: u32) {
 #[cfg(test)]
 mod tests {
     use super::{rem_bytes, rem_octs, rem_pairs, rem_quads};
-    use crate::batch::ints::{Mod16, Mod8};
+    use crate::batch::lemire::{Mod16, Mod8};
 
     /// Whether the vector kernels must run: the CPU has AVX2 and it is not forced off.
     fn vectors() -> bool {
-        use crate::heap::sparse::simd::{self, Path};
-        cfg!(target_arch = "x86_64")
-            && simd::path() != Path::Scalar
-            && std::arch::is_x86_feature_detected!("avx2")
+        crate::base::cpu::avx2()
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! quotient within one either way (two roundings of relative size 2^-53 each), and
 //! one correction of `n - q d` in each direction gives the remainder exactly.
 
+use crate::base::cpu;
+
 /// Heaps at or past this are left to the scalar remainder.
 const EXACT: u64 = 1 << 52;
 
@@ -24,26 +26,18 @@ pub enum Unit {
 impl Unit {
     /// Whether this CPU has the unit's instructions.
     pub fn supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            match self {
-                Unit::Avx512 => has!("avx512f") && has!("avx512dq"),
-                Unit::Avx2 => has!("avx2") && has!("fma"),
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+        match self {
+            Unit::Avx512 => cpu::avx512_dq(),
+            Unit::Avx2 => cpu::avx2_fma(),
         }
     }
 }
 
 /// The unit the remainders take: the best this CPU has within the path `NIMKIT_SIMD`
-/// allows (`simd::path`), or none.
+/// allows (`cpu::path`), or none.
 pub fn unit() -> Option<Unit> {
-    use crate::heap::sparse::simd::{self, Path};
-    let allowed: &[Unit] = match simd::path() {
+    use crate::base::cpu::Path;
+    let allowed: &[Unit] = match cpu::path() {
         Path::Avx512 => &[Unit::Avx512, Unit::Avx2],
         Path::Avx2 => &[Unit::Avx2],
         Path::Scalar => &[],

@@ -2,7 +2,8 @@
 //! ends. On a path it is Dawson's Kayles, the octal game `0.07` (checked in the
 //! tests); Cram is Arc Kayles on a board's grid graph (`cram`). Searched by the
 //! vertex-deletion engine (`vertex`).
-use super::vertex::{Moves, OnGraph, Rule};
+use super::board::kinds::Moves;
+use super::board::on_graph::{OnGraph, Rule};
 
 #[derive(Debug)]
 pub struct ArcKaylesRule;

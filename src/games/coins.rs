@@ -16,6 +16,7 @@ use super::heaps::MAX_OPTIONS;
 use super::{Game, Limits, Memo, Value};
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::interrupt::Poll;
+use crate::base::mex;
 use crate::base::outcome::Outcome;
 
 /// Why a coin-turning game cannot answer.
@@ -176,7 +177,7 @@ fn values_by_mex(least: u32, most: u32, n: usize, limit: u64) -> Result<Vec<u64>
     let mut reach: Vec<Vec<u64>> = (0..most).map(|j| vec![u64::from(j == 0)]).collect();
     let mut values = crate::base::alloc::with_capacity(n)?;
     for coin in 0..n {
-        let g = mex(&reach[(least - 1) as usize..]);
+        let g = least_unreached(&reach[(least - 1) as usize..]);
         let words = reach[0].len();
         if g >= 64 * words as u64 {
             if 128 * words as u64 > limit.max(64) {
@@ -229,14 +230,9 @@ fn permute(mut word: u64, c: u64) -> u64 {
 }
 
 /// The least value in none of `sets` (it may be the first past them all).
-fn mex(sets: &[Vec<u64>]) -> u64 {
-    let words = sets[0].len();
-    (0..words)
-        .find_map(|w| {
-            let taken = sets.iter().fold(0, |acc, set| acc | set[w]);
-            (taken != u64::MAX).then(|| 64 * w as u64 + u64::from(taken.trailing_ones()))
-        })
-        .unwrap_or(64 * words as u64)
+fn least_unreached(sets: &[Vec<u64>]) -> u64 {
+    let words = (0..sets[0].len()).map(|w| sets.iter().fold(0, |acc, set| acc | set[w]));
+    u64::from(mex::of_bits(words))
 }
 
 /// A coin-turning game; a position is the row of coins, `true` for heads.

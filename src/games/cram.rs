@@ -6,9 +6,10 @@
 //! rectangle with both sides even is a P-position (the second player answers each
 //! domino with its image through the centre), 2 x n has value 0 for n even and 1
 //! for n odd, 1 x n is Dawson's Kayles.
-use super::budget::Budget;
-use super::vertex::{Moves, OnGraph, Rule};
+use super::board::kinds::Moves;
+use super::board::on_graph::{OnGraph, Rule};
 use crate::base::error::Result;
+use crate::split::budget::Budget;
 
 #[derive(Debug)]
 pub struct CramRule;

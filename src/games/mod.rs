@@ -13,29 +13,21 @@
 //! token on a directed graph), `sum` (sums of any games), and the classical families:
 //! `wythoff`, `moore`, `staircase`, `coins` (coin turning in a row), `corners`
 //! (Turning Corners), `hackenbush` (Green Hackenbush); and the games on graphs and
-//! boards, on one vertex-deletion engine (`vertex`): `node_kayles`, `arc_kayles`,
+//! boards, on one vertex-deletion engine (`board`): `node_kayles`, `arc_kayles`,
 //! `cram`.
 pub mod arc_kayles;
-pub mod budget;
-pub mod canon;
+pub mod board;
 pub mod coins;
 pub mod corners;
 pub mod cram;
 pub mod defined;
 pub mod digraph;
-pub mod endgame;
-pub mod grid;
 pub mod hackenbush;
 pub mod heaps;
-pub mod lines;
 pub mod moore;
 pub mod node_kayles;
-pub mod parallel;
-pub mod pruned;
 pub mod staircase;
 pub mod sum;
-pub mod values;
-pub mod vertex;
 pub mod wythoff;
 
 use std::any::Any;

@@ -2,7 +2,8 @@
 //! and deletes it with its neighbours. On a path it is Dawson's Chess, the octal game
 //! `0.137` (checked in the tests); on general graphs it is PSPACE-complete. Searched
 //! by the vertex-deletion engine (`vertex`).
-use super::vertex::{Moves, OnGraph, Rule};
+use super::board::kinds::Moves;
+use super::board::on_graph::{OnGraph, Rule};
 
 #[derive(Debug)]
 pub struct NodeKaylesRule;

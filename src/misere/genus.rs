@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
+use crate::base::mex;
 use crate::heap::code::TakeAndBreak;
 use crate::heap::rules::{Rules, TakeLimit};
 use crate::heap::HeapRule;
@@ -52,14 +53,16 @@ impl Genus {
         if options.is_empty() {
             return Genus::zero();
         }
-        let base = mex(options.iter().map(|g| g.base));
+        let base = mex::of_values(options.iter().map(|g| g.base));
         // Past every option's own alternation, two more digits settle the game's.
         let longest = options.iter().map(|g| g.sup.len()).max().unwrap_or(0);
-        let mut sup = vec![mex(options.iter().map(|g| g.sup_digit(0)))];
+        let mut sup = vec![mex::of_values(options.iter().map(|g| g.sup_digit(0)))];
         for k in 1..longest.max(2) + 2 {
             let before = sup[k - 1];
             let digits = options.iter().map(|g| g.sup_digit(k));
-            sup.push(mex([before, before ^ 1].into_iter().chain(digits)));
+            sup.push(mex::of_values(
+                [before, before ^ 1].into_iter().chain(digits),
+            ));
         }
         while sup.len() > 2 && sup[sup.len() - 1] == sup[sup.len() - 3] {
             sup.pop();
@@ -76,28 +79,6 @@ impl Genus {
             format!("{}^({})", self.base, digits.join(","))
         }
     }
-}
-
-fn mex(values: impl IntoIterator<Item = u32> + Clone) -> u32 {
-    // Values are small: a bit mask, with a sort for any over 127.
-    let mut mask = 0u128;
-    for v in values.clone() {
-        if v >= 128 {
-            return mex_sorted(values);
-        }
-        mask |= 1 << v;
-    }
-    (!mask).trailing_zeros()
-}
-
-fn mex_sorted(values: impl IntoIterator<Item = u32>) -> u32 {
-    let mut seen: Vec<u32> = values.into_iter().collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.iter()
-        .enumerate()
-        .find(|&(i, &v)| v != i as u32)
-        .map_or(seen.len() as u32, |(i, _)| i as u32)
 }
 
 /// The genus of every position a search labelled, by id.
@@ -162,14 +143,5 @@ mod tests {
         assert_eq!(two.text(), "2^20");
         let three = Genus::from_options(&[&zero, &one, &two]);
         assert_eq!(three.text(), "3^31");
-    }
-
-    #[test]
-    fn mex_by_mask_and_by_sort() {
-        assert_eq!(mex([]), 0);
-        assert_eq!(mex([1, 0, 3]), 2);
-        assert_eq!(mex(0..128), 128);
-        assert_eq!(mex([0, 1, 200]), 2);
-        assert_eq!(mex((0..130).rev()), 130);
     }
 }

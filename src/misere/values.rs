@@ -15,6 +15,7 @@ use super::ranks::{too_large, Space, Summary, Walk};
 use crate::base::alloc;
 use crate::base::error::Result;
 use crate::base::interrupt::Poll;
+use crate::base::mex;
 use crate::heap::code::TakeAndBreak;
 
 /// Positions searched by default: a GiB of values at most (a byte each while every
@@ -279,21 +280,10 @@ impl Seen {
     }
 
     fn mex(&mut self) -> u32 {
-        for (i, word) in self.small.iter().enumerate() {
-            if *word != u64::MAX {
-                return i as u32 * 64 + word.trailing_ones();
-            }
+        match mex::of_bits(self.small) {
+            256 => mex::of_list(&mut self.large, 256),
+            below => below,
         }
-        self.large.sort_unstable();
-        self.large.dedup();
-        let mut mex = 256;
-        for &v in &self.large {
-            if v != mex {
-                break;
-            }
-            mex += 1;
-        }
-        mex
     }
 }
 

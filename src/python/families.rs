@@ -16,6 +16,7 @@ use super::games::{defined_game, PyNativeGame};
 use super::rules::PyRules;
 use crate::base::error::Error;
 use crate::games::arc_kayles::ArcKaylesRule;
+use crate::games::board::on_graph::{self, OnGraph};
 use crate::games::coins::{Coins, Rule};
 use crate::games::corners::{Board, Corners};
 use crate::games::cram::Cram;
@@ -25,7 +26,6 @@ use crate::games::moore::Moore;
 use crate::games::node_kayles::NodeKaylesRule;
 use crate::games::staircase::Staircase;
 use crate::games::sum::SumGame;
-use crate::games::vertex::{self, OnGraph};
 use crate::games::wythoff::Wythoff;
 use crate::games::{At, Game, GameRef};
 
@@ -119,7 +119,7 @@ native_families! {
 /// A graph of `vertices` and `edges`, or, when the caller found it to be the cells of a
 /// `grid` (rows, columns) joined side by side, that board (its shapes then keyed up to
 /// the square's symmetries).
-fn graph<R: vertex::Rule>(
+fn graph<R: on_graph::Rule>(
     vertices: UInt<usize>,
     edges: &[(UInt, UInt)],
     grid: Option<(UInt<usize>, UInt<usize>)>,
@@ -134,7 +134,7 @@ fn graph<R: vertex::Rule>(
 }
 
 /// A game on a graph at the set of `vertices`.
-fn on_graph<R: vertex::Rule>(game: OnGraph<R>, vertices: &[UInt]) -> PyResult<GameRef> {
+fn on_graph<R: on_graph::Rule>(game: OnGraph<R>, vertices: &[UInt]) -> PyResult<GameRef> {
     let set = game.engine().set_of(vertices.iter().map(|v| v.0))?;
     Ok(at(game, set))
 }

@@ -12,11 +12,14 @@ use super::games::{memory, PyNativeGame};
 use crate::base::alloc;
 use crate::base::error::Error;
 use crate::games::arc_kayles::ArcKayles;
-use crate::games::budget::Budget;
+use crate::games::board::graph::Deletion;
+use crate::games::board::kinds::Canon;
+use crate::games::board::sets::Bits;
 use crate::games::cram::{self, Cram};
 use crate::games::node_kayles::NodeKayles;
-use crate::games::vertex::{Bits, Canon, Deletion, Saved};
 use crate::games::At;
+use crate::split::budget::Budget;
+use crate::split::saved::Saved;
 
 /// The engine of a Node Kayles, Arc Kayles or Cram game, with its tag.
 fn engine(game: &PyNativeGame) -> PyResult<(&Deletion, Option<&Py<PyAny>>)> {

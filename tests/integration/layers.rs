@@ -156,3 +156,192 @@ fn the_check_sees_a_circle() {
         ["games", "base"]
     );
 }
+
+/// The module path of a source file: `src/a/b.rs` and `src/a/b/mod.rs` are `a::b`.
+fn module_of(path: &Path) -> Vec<String> {
+    let rel = path.strip_prefix("src").unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a file names from its crate: `use` trees expanded (`a::{b, c::d}`), and
+/// `crate::`, `super::` and `self::` paths in code, each made absolute.
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    let here: Vec<String> = module.to_vec();
+    let mut found = Vec::new();
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    // The code alone: no comments, no renaming (`as`), no test module (its `super`
+    // is the file itself).
+    let code: String = text
+        .split("#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .map(|line| {
+            let mut line = line.to_owned();
+            while let Some(at) = line.find(" as ") {
+                let end = line[at + 4..]
+                    .find(|c: char| !ident(c))
+                    .map_or(line.len(), |e| at + 4 + e);
+                line.replace_range(at..end, "");
+            }
+            line + "\n"
+        })
+        .collect();
+    let text = code.as_str();
+    // Expand `use` trees into plain paths first.
+    let mut flat = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("use ") {
+        // A `use` item: only `pub` or `pub(...)` before it on its line.
+        let line_start = rest[..at].rfind('\n').map_or(0, |n| n + 1);
+        let lead = rest[line_start..at].trim();
+        let before_ok = lead.is_empty() || lead == "pub" || lead.starts_with("pub(");
+        let end = rest[at..].find(';').map_or(rest.len(), |e| at + e);
+        if before_ok {
+            for path in expand(rest[at + 4..end].trim()) {
+                flat.push_str(&path);
+                flat.push('\n');
+            }
+        }
+        flat.push_str(&rest[..at]);
+        flat.push(' ');
+        rest = &rest[end.min(rest.len())..];
+        if rest.starts_with(';') {
+            rest = &rest[1..];
+        }
+    }
+    flat.push_str(rest);
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in flat.match_indices(start) {
+            if i > 0 && flat[..i].ends_with(|c: char| ident(c) || c == ':') {
+                continue;
+            }
+            let tail = &flat[i..];
+            let end = tail
+                .find(|c: char| !(ident(c) || c == ':'))
+                .unwrap_or(tail.len());
+            let segments: Vec<&str> = tail[..end].split("::").filter(|s| !s.is_empty()).collect();
+            let mut path: Vec<String> = Vec::new();
+            let mut iter = segments.iter().peekable();
+            match segments.first() {
+                Some(&"crate") => {
+                    iter.next();
+                }
+                _ => {
+                    path = here.clone();
+                    while let Some(&&s) = iter.peek() {
+                        match s {
+                            "super" => {
+                                path.pop();
+                            }
+                            "self" => {}
+                            _ => break,
+                        }
+                        iter.next();
+                    }
+                }
+            }
+            path.extend(iter.map(|s| (*s).to_owned()));
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// The plain paths of a `use` tree: `a::{b, c::{d, e}}` is `a::b`, `a::c::d`, `a::c::e`.
+fn expand(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let prefix = &tree[..open];
+    let Some(close) = tree.rfind('}').filter(|&c| c > open) else {
+        return vec![tree];
+    };
+    let inner = &tree[open + 1..close];
+    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+    for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                let item = &inner[start..i];
+                if !item.is_empty() {
+                    out.extend(expand(item).into_iter().map(|p| format!("{prefix}{p}")));
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every source file of the core and the files it uses (a path resolved to the
+/// longest module that has a file), itself left out.
+fn file_uses() -> Vec<(String, Vec<String>)> {
+    let mut paths = Vec::new();
+    files(Path::new("src"), &mut paths);
+    let modules: Vec<(Vec<String>, String)> = paths
+        .iter()
+        .map(|p| (module_of(p), p.display().to_string()))
+        .collect();
+    let file_of = |path: &[String]| {
+        (0..=path.len())
+            .rev()
+            .find_map(|n| modules.iter().find(|(m, _)| m[..] == path[..n]))
+            .map(|(_, f)| f.clone())
+    };
+    paths
+        .iter()
+        .map(|p| {
+            let text = fs::read_to_string(p).unwrap();
+            let name = p.display().to_string();
+            let mut used: Vec<String> = named_paths(&text, &module_of(p))
+                .iter()
+                .filter_map(|path| file_of(path))
+                .filter(|f| *f != name && f != "src/lib.rs")
+                .collect();
+            used.sort();
+            used.dedup();
+            (name, used)
+        })
+        .collect()
+}
+
+#[test]
+fn no_circle_runs_between_any_two_files() {
+    let modules = file_uses();
+    assert!(modules.len() > 100, "{} files", modules.len());
+    assert_eq!(circle(&modules), None);
+}
+
+#[test]
+fn the_file_check_reads_use_trees_and_paths() {
+    assert_eq!(
+        expand("super::{canon, graph::{Deletion, Misere}}"),
+        [
+            "super::canon",
+            "super::graph::Deletion",
+            "super::graph::Misere"
+        ]
+    );
+    let module = ["games".to_owned(), "board".to_owned(), "grid".to_owned()];
+    let text = "use super::{cells::Cells, kinds};\nfn f() { crate::split::table::remember(); }";
+    assert_eq!(
+        named_paths(text, &module),
+        [
+            vec!["split", "table", "remember"],
+            vec!["games", "board", "cells", "Cells"],
+            vec!["games", "board", "kinds"],
+        ]
+    );
+}

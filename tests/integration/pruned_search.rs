@@ -1,17 +1,69 @@
-//! The pruned value search (`games::pruned`) on games whose values are known another
-//! way: Kayles (`0.77`, a move takes one pin or two neighbours and may split the row)
-//! against the take-and-break engine, and single Nim heaps (value n), past the
-//! search's 64 values.
+//! The engine for games that split (`split`), on games whose values are known
+//! another way: heaps under take-and-break codes (a component is a heap, its key its
+//! size; a move may split it) against the heap solver, and single Nim heaps (value
+//! n), past the search's 64 values.
 use nimkit::code::TakeAndBreak;
-use nimkit::games::budget::Budget;
-use nimkit::games::pruned::{Search, Split};
-use nimkit::games::values::Private;
+use nimkit::split::budget::Budget;
+use nimkit::split::pruned::{Search, Split};
+use nimkit::split::table::Private;
 use rustc_hash::FxHashMap;
 
-/// A row of `n` pins (Kayles) or a Nim heap of `n`, as one component.
-struct Rows {
-    kayles: bool,
+/// Heaps under a take-and-break code: a second game on the engine, beside the
+/// boards. A part is a list of heaps; a component, one heap.
+struct Heaps<'a>(&'a TakeAndBreak);
+
+impl Split for Heaps<'_> {
+    type Part = Vec<u64>;
+    type Key = u64;
+
+    fn key(&self, part: &Vec<u64>) -> u64 {
+        part[0]
+    }
+
+    fn known(&self, part: &Vec<u64>) -> Option<u32> {
+        (!self.0.has_move(part[0])).then_some(0)
+    }
+
+    fn options(&mut self, part: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
+        let n = part[0];
+        out.extend(self.0.options(n).map(|m| {
+            if m.into.is_split() {
+                m.into.sizes().to_vec()
+            } else {
+                vec![n - m.take]
+            }
+        }));
+    }
+
+    fn split(&mut self, option: &Vec<u64>, parts: &mut Vec<Vec<u64>>) -> u32 {
+        let mut heaps = option.clone();
+        heaps.sort_unstable();
+        // Equal pairs cancel (`Split::split` may leave them out).
+        let mut i = 0;
+        while i < heaps.len() {
+            if i + 1 < heaps.len() && heaps[i] == heaps[i + 1] {
+                i += 2;
+                continue;
+            }
+            if self.0.has_move(heaps[i]) {
+                parts.push(vec![heaps[i]]);
+            }
+            i += 1;
+        }
+        0
+    }
+
+    fn size(&self, part: &Vec<u64>) -> u32 {
+        part[0] as u32
+    }
+
+    fn key_size(&self, key: &u64) -> u32 {
+        *key as u32
+    }
 }
+
+/// A Nim heap of `n`, as one component.
+struct Rows;
 
 impl Split for Rows {
     type Part = u32;
@@ -26,37 +78,12 @@ impl Split for Rows {
     }
 
     fn options(&mut self, part: &u32, out: &mut Vec<u32>) {
-        let n = *part;
-        if !self.kayles {
-            out.extend(0..n);
-            return;
-        }
-        // Option `a * 1000 + b`: rows of a and b pins left.
-        for take in 1..=2.min(n) {
-            for a in 0..=(n - take) / 2 {
-                out.push(a * 1000 + (n - take - a));
-            }
-        }
+        out.extend(0..*part);
     }
 
     fn split(&mut self, option: &u32, parts: &mut Vec<u32>) -> u32 {
-        if !self.kayles {
-            parts.extend((*option > 0).then_some(*option));
-            return 0;
-        }
-        let (a, b) = (option / 1000, option % 1000);
-        let mut known = 0;
-        if a != b {
-            // A row of one pin has one move: value 1, known at a glance.
-            for row in [a, b] {
-                match row {
-                    0 => {}
-                    1 => known ^= 1,
-                    _ => parts.push(row),
-                }
-            }
-        }
-        known
+        parts.extend((*option > 0).then_some(*option));
+        0
     }
 
     fn size(&self, part: &u32) -> u32 {
@@ -75,27 +102,46 @@ fn value(game: &mut Rows, n: u32, table: &mut FxHashMap<u32, u32>) -> Option<u32
     search.value(&n).unwrap().ok()
 }
 
+/// Codes that split heaps into two (Kayles, Dawson's Kayles, Dawson's Chess, 0.6)
+/// or three (0.007, 0.8), that take any number (4.7), with one table for all the
+/// heaps (as a board's values are kept) and a fresh one for each.
 #[test]
-fn kayles_rows_equal_the_take_and_break_engine() {
-    let code = TakeAndBreak::parse("0.77").unwrap();
-    code.ensure(120).unwrap();
-    // One table for all the rows (as a board's values are kept), and a fresh one for
-    // each (every row searched from nothing).
-    let mut shared = FxHashMap::default();
-    for n in 0..120 {
-        let expected = code.grundy(u64::from(n));
-        let mut game = Rows { kayles: true };
-        assert_eq!(value(&mut game, n, &mut shared), Some(expected), "{n}");
-        if n < 60 {
-            let mut own = FxHashMap::default();
-            assert_eq!(value(&mut game, n, &mut own), Some(expected), "{n} alone");
+fn take_and_break_heaps_equal_the_heap_solver() {
+    for (code, most) in [
+        ("0.77", 120),
+        ("0.07", 120),
+        ("0.137", 120),
+        ("0.6", 80),
+        ("0.007", 60),
+        ("0.8", 60),
+        ("4.7", 60),
+    ] {
+        let rules = TakeAndBreak::parse(code).unwrap();
+        rules.ensure(most).unwrap();
+        let mut shared = FxHashMap::default();
+        for n in 0..most {
+            let expected = rules.grundy(n);
+            let mut game = Heaps(&rules);
+            let found = heap_value(&mut game, n, &mut shared);
+            assert_eq!(found, Some(expected), "{code}: heap {n}");
+            if n < 40 {
+                let mut own = FxHashMap::default();
+                let alone = heap_value(&mut game, n, &mut own);
+                assert_eq!(alone, Some(expected), "{code}: heap {n} alone");
+            }
         }
     }
 }
 
+fn heap_value(game: &mut Heaps, n: u64, table: &mut FxHashMap<u64, u32>) -> Option<u32> {
+    let mut table = Private::new(table).unwrap();
+    let mut search = Search::new(game, &mut table, Budget::default(), &|_| {}).unwrap();
+    search.value(&vec![n]).unwrap().ok()
+}
+
 #[test]
 fn values_past_64_give_up_for_the_plain_search() {
-    let mut game = Rows { kayles: false };
+    let mut game = Rows;
     let mut table = FxHashMap::default();
     for n in 0..64 {
         assert_eq!(value(&mut game, n, &mut table), Some(n));

@@ -8,14 +8,16 @@ use std::time::{Duration, Instant};
 
 use nimkit::code::TakeAndBreak;
 use nimkit::error::Error;
-use nimkit::games::budget::Budget;
-use nimkit::games::canon;
+use nimkit::games::board::canon;
+use nimkit::games::board::graph::Deletion;
+use nimkit::games::board::kinds::{Canon, Moves};
+use nimkit::games::board::sets::Bits;
 use nimkit::games::cram::Cram;
-use nimkit::games::vertex::{Bits, Canon, Deletion, Moves};
 use nimkit::heap::HeapRule;
 use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::Solver;
+use nimkit::split::budget::Budget;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -551,7 +553,7 @@ fn isomorphic_components_share_their_key() {
         assert_eq!(sizes[1], sizes[0] + 1, "{moves:?}");
     }
     // Past 64 vertices too: a cycle of 70 with a leaf on it (a cycle alone is valued
-    // without search, `games::lines`) and a copy under other labels, which finds the
+    // without search, `games::board::lines`) and a copy under other labels, which finds the
     // value by its alias; the value is the plain search's.
     let mut sun: Vec<(u64, u64)> = (0..70).map(|v| (v, (v + 1) % 70)).collect();
     sun.push((0, 70));

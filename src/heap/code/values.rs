@@ -9,6 +9,7 @@ use super::{Method, Sequence, TakeAndBreak, MAX_SCANNED_OPTIONS, NONE, ONE, THRE
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
+use crate::base::mex;
 use crate::heap::periodic::{period_search, reach, PeriodSearch, Periodic};
 use crate::heap::sparse::{self, with_helper, Helper};
 use crate::heap::store::Store;
@@ -523,11 +524,7 @@ impl TakeAndBreak {
                 }
             }
         }
-        let word = seen
-            .iter()
-            .position(|&w| w != u64::MAX)
-            .unwrap_or(seen.len());
-        Ok((word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones()))
+        Ok(mex::of_bits(seen.iter().copied()))
     }
 }
 

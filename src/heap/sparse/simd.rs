@@ -6,59 +6,8 @@
 //!
 //! `NIMKIT_SIMD=avx512`, `avx2` or `scalar` forces a path (one the CPU has), so that
 //! each is tested and measured on any machine.
-use std::sync::OnceLock;
-
+pub use crate::base::cpu::{path, Path};
 use crate::heap::width::Value;
-
-/// A way to scan splits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Path {
-    Avx512,
-    Avx2,
-    Scalar,
-}
-
-impl Path {
-    /// Whether this CPU can take the path.
-    pub fn supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            match self {
-                Path::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
-                Path::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-                Path::Scalar => true,
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self == Path::Scalar
-        }
-    }
-}
-
-/// The path this process takes: `NIMKIT_SIMD`'s where the CPU has it, else the
-/// best the CPU has. The batch kernels follow it too (`avx2`: no AVX-512 remainders
-/// of wide heaps; `scalar`: no AVX2 copies either), so that a forced run stands for a
-/// machine without those extensions.
-pub fn path() -> Path {
-    static PATH: OnceLock<Path> = OnceLock::new();
-    *PATH.get_or_init(|| {
-        let forced = match std::env::var("NIMKIT_SIMD").as_deref() {
-            Ok("avx512") => Some(Path::Avx512),
-            Ok("avx2") => Some(Path::Avx2),
-            Ok("scalar") => Some(Path::Scalar),
-            _ => None,
-        };
-        forced
-            .filter(|p| p.supported())
-            .or_else(|| {
-                [Path::Avx512, Path::Avx2]
-                    .into_iter()
-                    .find(|p| p.supported())
-            })
-            .unwrap_or(Path::Scalar)
-    })
-}
 
 /// Whether `find_splits` has a vector path here.
 pub fn available() -> bool {
@@ -98,9 +47,7 @@ fn find_splits_by<V: Value>(
     // Byte values: thirty-two splits a vector of AVX2 (which every AVX-512 CPU has)
     // beat sixteen widened to 32-bit lanes of AVX-512.
     #[cfg(target_arch = "x86_64")]
-    if matches!(V::WIDTH, crate::heap::width::Width::U8)
-        && std::arch::is_x86_feature_detected!("avx2")
-    {
+    if matches!(V::WIDTH, crate::heap::width::Width::U8) && Path::Avx2.supported() {
         // SAFETY: `V` is `u8` (its width says so); the CPU has AVX2 (just seen).
         let (left, done) = unsafe {
             let bytes = std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len());
@@ -110,7 +57,7 @@ fn find_splits_by<V: Value>(
     }
     #[cfg(target_arch = "x86_64")]
     if matches!(V::WIDTH, crate::heap::width::Width::U16)
-        && std::arch::is_x86_feature_detected!("avx2")
+        && Path::Avx2.supported()
         && wanted.iter().all(|&v| v < PAIRS || want[v] == 0)
     {
         // SAFETY: `V` is `u16` (its width says so); the CPU has AVX2 (just seen).

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rustc_hash::FxHashMap;
 
-use super::vertex::Moves;
+use super::kinds::Moves;
 
 /// The databases built so far, by moves and box.
 type Built = FxHashMap<(Moves, usize, usize), Arc<[u8]>>;

@@ -11,7 +11,7 @@
 //! front and the back instead, 5 x 8 took 15% longer). Each thread asks with a
 //! search of its own (its own stack); they all read the table as it was, and share
 //! what they learn, values and refuted values, in tables of atomic words
-//! (`values::Fresh`), entered in the table at the end. A search about to start on a
+//! (`table::Fresh`), entered in the table at the end. A search about to start on a
 //! part another thread is on puts it off once and asks about its other options
 //! first, as ABDADA does, rather than search it twice. An option of value v ends the
 //! round for all (the others abandon the options in their hands; what they learned
@@ -32,7 +32,7 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, STALLS};
 use super::pruned::{Answer, Begun, Move, Root, Round, Search, Split, Wide};
-use super::values::{self, Fresh, Frozen, Packed};
+use super::table::{self, Fresh, Frozen, Packed};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::{self, Poll};
@@ -60,7 +60,7 @@ fn quiet(_: usize) {}
 /// alone): None if the value is larger.
 ///
 /// With `budget.evict`, a round that reaches the bound has room made in `table`
-/// (`values::evict`) and goes on where it was, what its moves answered kept; the
+/// (`table::evict`) and goes on where it was, what its moves answered kept; the
 /// bound's error after `STALLS` evictions in a row with no answer and nothing
 /// larger kept.
 pub fn value<S>(
@@ -100,7 +100,7 @@ where
                 let size =
                     |key: &S::Key| (0..S::Key::WORDS).map(|i| key.word(i).count_ones()).sum();
                 let poll = &mut Poll::default();
-                let kept = values::evict(table, budget.max_memory, game.key_heap(), size, poll)?;
+                let kept = table::evict(table, budget.max_memory, game.key_heap(), size, poll)?;
                 if kept > most || begun.answered > answered {
                     (most, answered, stalls) = (kept.max(most), begun.answered, 0);
                 } else {
@@ -194,7 +194,7 @@ where
     S: Split + Send,
     S::Part: Send + Sync,
     S::Key: Send,
-    T: super::values::Values<S::Key> + Send,
+    T: super::table::Values<S::Key> + Send,
 {
     stop.store(false, Ordering::SeqCst);
     // The moves not yet answered in this round (all, but in a round asked again).

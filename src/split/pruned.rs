@@ -20,7 +20,7 @@
 //! the caller searches plainly. The search is iterative (its depth is the number
 //! of moves in a game, which follows the input) and polls for Ctrl-C.
 //!
-//! What it learns goes to a table (`values::Values`): a map and a cache of its own,
+//! What it learns goes to a table (`table::Values`): a map and a cache of its own,
 //! or, for one of several searches on different threads (`parallel`), tables they
 //! share; a search on a part another is on puts it off (`Values::busy`).
 use std::hash::Hash;
@@ -28,7 +28,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::budget::{Budget, Spend};
-use super::values::Values;
+use super::table::Values;
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 

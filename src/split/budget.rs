@@ -10,11 +10,11 @@
 use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
-use super::values::{capacity_with, layout};
+use super::table::{capacity_with, layout};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
@@ -215,5 +215,84 @@ impl Spend {
             });
         }
         Ok(())
+    }
+}
+
+/// The most the evictions of a search have kept (the sizes of the values kept,
+/// summed), and how many since kept no more; and how many of its steps paused after
+/// making room in place, each of which doubles the steps after it.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Evictions {
+    pub most: u64,
+    pub stalls: u32,
+    pub doublings: u32,
+}
+
+impl Evictions {
+    /// `budget` with its step (`Budget::until`, counted from now) doubled once for
+    /// each step that paused after making room in place: a pause drops the search's
+    /// stack, which a table that had to make room cannot give back, so steps no
+    /// longer than the last might never see the search end, and steps that grow do
+    /// (a run with a checkpoint still saves between them). A step of no time (a
+    /// checkpoint's `every=0`) grows from a millisecond.
+    pub fn stretch(&self, budget: Budget) -> Budget {
+        let Some(until) = budget.until.filter(|_| self.doublings > 0) else {
+            return budget;
+        };
+        let now = Instant::now();
+        let step = until
+            .saturating_duration_since(now)
+            .max(Duration::from_millis(1));
+        let longer = 2u32
+            .checked_pow(self.doublings)
+            .and_then(|times| step.checked_mul(times))
+            .and_then(|step| now.checked_add(step));
+        Budget {
+            until: longer,
+            ..budget
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each step that paused after making room in place doubles the steps after it;
+    /// past what an instant can hold, the step has no end.
+    #[test]
+    fn steps_grow_after_making_room() {
+        let step = Duration::from_secs(10);
+        let budget = Budget {
+            until: Some(Instant::now() + step),
+            ..Budget::default()
+        };
+        for (doublings, times) in [(0, 1), (1, 2), (3, 8)] {
+            let went = Evictions {
+                doublings,
+                ..Evictions::default()
+            };
+            let until = went.stretch(budget).until.unwrap();
+            let left = until.saturating_duration_since(Instant::now());
+            // Within a second of the step asked for: the clock moved between the calls.
+            assert!(left <= step * times && left + Duration::from_secs(1) > step * times);
+        }
+        let went = Evictions {
+            doublings: 40,
+            ..Evictions::default()
+        };
+        assert_eq!(went.stretch(budget).until, None);
+        assert_eq!(went.stretch(Budget::default()).until, None);
+        // A step of no time grows from a millisecond.
+        let now = Budget {
+            until: Some(Instant::now()),
+            ..Budget::default()
+        };
+        let went = Evictions {
+            doublings: 10,
+            ..Evictions::default()
+        };
+        let left = went.stretch(now).until.unwrap() - Instant::now();
+        assert!(left > Duration::from_millis(512) && left <= Duration::from_millis(1024));
     }
 }

@@ -763,6 +763,23 @@ impl<K: Eq + Hash> Refuted<K> {
     }
 }
 
+/// How many new table entries between two reports of progress.
+pub const REPORT_EVERY: usize = 1 << 12;
+
+/// Enter what a search learned (in room made by `Spend::room`), reporting the
+/// table's size now and then.
+pub fn remember<K: std::hash::Hash + Eq, V>(
+    table: &mut FxHashMap<K, V>,
+    key: K,
+    value: V,
+    report: &(dyn Fn(usize) + Sync),
+) {
+    table.insert(key, value);
+    if table.len().is_multiple_of(REPORT_EVERY) {
+        report(table.len());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

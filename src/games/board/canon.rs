@@ -9,7 +9,7 @@
 use canonical_form::Canonize;
 use smallvec::SmallVec;
 
-use super::vertex::members;
+use super::sets::members;
 
 /// The first word of a key by vertex set: a canonical key starts with its size.
 pub const BY_SET: u64 = u64::MAX;

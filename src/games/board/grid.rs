@@ -11,156 +11,11 @@
 //! the search: paths (Dawson's Kayles for Cram, Dawson's Chess for Node Kayles),
 //! 2 x n Cram, and in Cram any shape the half-turn maps onto itself with no cell on
 //! or next to its own image (the second player answers each domino with its image).
-use std::any::Any;
-use std::ops::{BitAnd, BitOr, BitXor, Not};
-use std::sync::{Mutex, PoisonError};
 
-use rustc_hash::FxHashMap;
-
-use super::budget::Budget;
+use super::cells::Cells;
 use super::endgame::{Endgame, MOST_CELLS};
-use super::parallel;
-use super::pruned::{Search, Split, Wide};
-use super::values::{self, Packed, Private};
-use super::vertex::{members, Canon, Deletion, Moves, Saved};
-use crate::base::alloc;
-use crate::base::error::Result;
-use crate::base::interrupt::Poll;
-
-/// A set of cells: bit `r * cols + c` for the cell (r, c).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Cells<const W: usize>([u64; W]);
-
-impl<const W: usize> Packed for Cells<W> {
-    const WORDS: usize = W;
-
-    fn word(&self, i: usize) -> u64 {
-        self.0[i]
-    }
-
-    fn from_words(word: impl Fn(usize) -> u64) -> Self {
-        Cells(std::array::from_fn(word))
-    }
-}
-
-impl<const W: usize> BitAnd for Cells<W> {
-    type Output = Self;
-    fn bitand(self, o: Self) -> Self {
-        Cells(std::array::from_fn(|i| self.0[i] & o.0[i]))
-    }
-}
-
-impl<const W: usize> BitOr for Cells<W> {
-    type Output = Self;
-    fn bitor(self, o: Self) -> Self {
-        Cells(std::array::from_fn(|i| self.0[i] | o.0[i]))
-    }
-}
-
-impl<const W: usize> BitXor for Cells<W> {
-    type Output = Self;
-    fn bitxor(self, o: Self) -> Self {
-        Cells(std::array::from_fn(|i| self.0[i] ^ o.0[i]))
-    }
-}
-
-impl<const W: usize> Not for Cells<W> {
-    type Output = Self;
-    fn not(self) -> Self {
-        Cells(std::array::from_fn(|i| !self.0[i]))
-    }
-}
-
-impl<const W: usize> Cells<W> {
-    const EMPTY: Self = Cells([0; W]);
-
-    fn shl(self, n: usize) -> Self {
-        let (words, bits) = (n / 64, n % 64);
-        Cells(std::array::from_fn(|i| {
-            if i < words {
-                return 0;
-            }
-            let from = i - words;
-            let carry = if bits > 0 && from > 0 {
-                self.0[from - 1] >> (64 - bits)
-            } else {
-                0
-            };
-            self.0[from] << bits | carry
-        }))
-    }
-
-    fn shr(self, n: usize) -> Self {
-        let (words, bits) = (n / 64, n % 64);
-        Cells(std::array::from_fn(|i| {
-            let from = i + words;
-            if from >= W {
-                return 0;
-            }
-            let carry = if bits > 0 && from + 1 < W {
-                self.0[from + 1] << (64 - bits)
-            } else {
-                0
-            };
-            self.0[from] >> bits | carry
-        }))
-    }
-
-    fn one(v: usize) -> Self {
-        let mut out = Self::EMPTY;
-        out.0[v / 64] = 1 << (v % 64);
-        out
-    }
-
-    fn has(&self, v: usize) -> bool {
-        self.0[v / 64] >> (v % 64) & 1 == 1
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    fn count(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
-    }
-
-    /// The lowest cell alone.
-    fn lowest(&self) -> Self {
-        let mut out = [0u64; W];
-        if let Some(i) = self.0.iter().position(|&w| w != 0) {
-            out[i] = self.0[i] & self.0[i].wrapping_neg();
-        }
-        Cells(out)
-    }
-
-    fn first(&self) -> usize {
-        let i = self.0.iter().position(|&w| w != 0).unwrap_or(0);
-        i * 64 + self.0[i].trailing_zeros() as usize
-    }
-
-    fn last(&self) -> usize {
-        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
-        i * 64 + 63 - self.0[i].leading_zeros() as usize
-    }
-
-    /// The `mask` bits from bit `start` on.
-    fn row(&self, start: usize, mask: u64) -> u64 {
-        let (w, b) = (start / 64, start % 64);
-        let mut v = self.0[w] >> b;
-        if b > 0 && w + 1 < W {
-            v |= self.0[w + 1] << (64 - b);
-        }
-        v & mask
-    }
-
-    fn put_row(&mut self, start: usize, bits: u64) {
-        let (w, b) = (start / 64, start % 64);
-        self.0[w] |= bits << b;
-        if b > 0 && w + 1 < W {
-            self.0[w + 1] |= bits >> (64 - b);
-        }
-    }
-}
+use super::kinds::Moves;
+use crate::split::pruned::Split;
 
 /// The rows of a shape moved to the corner: `row[i]` has bit `j` for its cell (i, j).
 struct Rows {
@@ -452,7 +307,12 @@ impl<const W: usize> Grid<W> {
     /// Each connected component of `p` with a move, in canonical form, but those of
     /// two or three cells in Cram: a domino or a path of three, value 1 (`small`
     /// takes the XOR of their values).
-    fn each_component(&mut self, p: Cells<W>, mut f: impl FnMut(Cells<W>), small: &mut u32) {
+    pub(super) fn each_component(
+        &mut self,
+        p: Cells<W>,
+        mut f: impl FnMut(Cells<W>),
+        small: &mut u32,
+    ) {
         let (p, cuts) = self.pruned(p);
         // The links a component may be cut along: from a cell in `cuts` to the right,
         // and from the cell after it to the left.
@@ -680,272 +540,14 @@ impl<const W: usize> Split for Grid<W> {
     }
 }
 
-/// The tables of a board's values, one per engine, made on first use.
-#[derive(Debug, Default)]
-pub struct Tables(Mutex<Option<Box<dyn Any + Send>>>);
-
-/// A board and the values learned on it.
-struct Learned<const W: usize> {
-    grid: Grid<W>,
-    table: FxHashMap<Cells<W>, u32>,
-}
-
-/// The normal-play value of `set` on `engine`'s board, or None when the board is not
-/// one this module takes (or a value of 64 or more came up).
-pub fn value(
-    engine: &Deletion,
-    set: &[u64],
-    budget: Budget,
-    report: &(dyn Fn(usize) + Sync),
-) -> Result<Option<u64>> {
-    ask(engine, set, Ask::Value, budget, report)
-}
-
-/// Whether the normal-play value of `set` on `engine`'s board is `target` (asked as
-/// `pruned::Search::sum_is` asks it), or None as for `value`.
-pub fn value_is(
-    engine: &Deletion,
-    set: &[u64],
-    target: u32,
-    budget: Budget,
-    report: &(dyn Fn(usize) + Sync),
-) -> Result<Option<bool>> {
-    Ok(ask(engine, set, Ask::Is(target), budget, report)?.map(|is| is == 1))
-}
-
-/// What a search is asked of a position: its value, or whether it has one value
-/// (answered 1 or 0).
-#[derive(Clone, Copy)]
-enum Ask {
-    Value,
-    Is(u32),
-}
-
-fn ask(
-    engine: &Deletion,
-    set: &[u64],
-    ask: Ask,
-    budget: Budget,
-    report: &(dyn Fn(usize) + Sync),
-) -> Result<Option<u64>> {
-    let Some(board) = Board::of(engine) else {
-        return Ok(None);
-    };
-    match board.words() {
-        1 => ask_in::<1>(engine, board, set, ask, budget, report),
-        2 => ask_in::<2>(engine, board, set, ask, budget, report),
-        3 => ask_in::<3>(engine, board, set, ask, budget, report),
-        _ => ask_in::<4>(engine, board, set, ask, budget, report),
-    }
-}
-
-/// What the searches on `engine`'s board learned (None if the board is not one this
-/// module takes).
-pub fn saved(engine: &Deletion) -> Result<Option<Saved>> {
-    let Some(board) = Board::of(engine) else {
-        return Ok(None);
-    };
-    match board.words() {
-        1 => saved_in::<1>(engine, board).map(Some),
-        2 => saved_in::<2>(engine, board).map(Some),
-        3 => saved_in::<3>(engine, board).map(Some),
-        _ => saved_in::<4>(engine, board).map(Some),
-    }
-}
-
-/// Enter in `engine`'s board table what `saved` holds; false if the board is not one
-/// this module takes.
-pub fn restore(engine: &Deletion, saved: &Saved) -> Result<bool> {
-    let Some(board) = Board::of(engine) else {
-        return Ok(false);
-    };
-    match board.words() {
-        1 => restore_in::<1>(engine, board, saved),
-        2 => restore_in::<2>(engine, board, saved),
-        3 => restore_in::<3>(engine, board, saved),
-        _ => restore_in::<4>(engine, board, saved),
-    }?;
-    Ok(true)
-}
-
-/// How the engine's cells (vertex `r * cols + c`) lie on the bitboard: as they are,
-/// or with rows and columns exchanged.
-#[derive(Clone, Copy)]
-struct Board {
-    rows: usize,
-    cols: usize,
-    turned: bool,
-}
-
-impl Board {
-    /// The board of `engine`, if it has one this module takes: at most 4 words of
-    /// cells, taken with no more rows than columns (at most 64).
-    fn of(engine: &Deletion) -> Option<Self> {
-        let Canon::Grid { rows, cols } = engine.canon() else {
-            return None;
-        };
-        let board = Board {
-            rows,
-            cols,
-            turned: rows > cols,
-        };
-        (rows.max(cols) <= 64 && board.words() <= 4).then_some(board)
-    }
-
-    fn words(self) -> usize {
-        (self.rows * self.cols).div_ceil(64)
-    }
-}
-
-/// Act on what `engine`'s board learned (made on first use).
-fn with_learned<const W: usize, R>(
-    engine: &Deletion,
-    board: Board,
-    act: impl FnOnce(&mut Learned<W>) -> R,
-) -> R {
-    let mut guard = engine
-        .boards()
-        .0
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    let (rows, cols) = (board.rows.min(board.cols), board.rows.max(board.cols));
-    let any = guard.get_or_insert_with(|| {
-        Box::new(Learned::<W> {
-            grid: Grid::new(rows, cols, engine.moves()),
-            table: FxHashMap::default(),
-        })
-    });
-    act(any
-        .downcast_mut::<Learned<W>>()
-        .expect("an engine's board keeps one width"))
-}
-
-/// Room in the table of `engine`'s board for searches bounded by `bound` bytes
-/// (`values::evict`, the components by their cells): the sizes of the values kept,
-/// summed (0 if the board is not one this module takes).
-pub fn evict(engine: &Deletion, bound: u64) -> Result<u64> {
-    let Some(board) = Board::of(engine) else {
-        return Ok(0);
-    };
-    match board.words() {
-        1 => evict_in::<1>(engine, board, bound),
-        2 => evict_in::<2>(engine, board, bound),
-        3 => evict_in::<3>(engine, board, bound),
-        _ => evict_in::<4>(engine, board, bound),
-    }
-}
-
-fn evict_in<const W: usize>(engine: &Deletion, board: Board, bound: u64) -> Result<u64> {
-    with_learned::<W, _>(engine, board, |learned| {
-        values::evict(
-            &mut learned.table,
-            bound,
-            0,
-            Cells::count,
-            &mut Poll::default(),
-        )
-    })
-}
-
-fn saved_in<const W: usize>(engine: &Deletion, board: Board) -> Result<Saved> {
-    with_learned::<W, _>(engine, board, |learned| {
-        Saved::of(
-            learned.table.iter().map(|(k, &v)| (&k.0[..], v)),
-            learned.table.len(),
-        )
-    })
-}
-
-fn restore_in<const W: usize>(engine: &Deletion, board: Board, saved: &Saved) -> Result<()> {
-    with_learned::<W, _>(engine, board, |learned| {
-        let table = &mut learned.table;
-        table
-            .try_reserve(saved.len())
-            .map_err(|_| alloc::too_large::<(Cells<W>, u32)>(saved.len()))?;
-        for (key, value) in saved.entries() {
-            let words: [u64; W] = key
-                .try_into()
-                .map_err(|_| Saved::wrong_width(key.len(), W))?;
-            let cells = words.iter().map(|w| w.count_ones()).sum();
-            engine.plausible(value, engine.most_moves(cells))?;
-            table.insert(Cells(words), value);
-        }
-        Ok(())
-    })
-}
-
-fn ask_in<const W: usize>(
-    engine: &Deletion,
-    board: Board,
-    set: &[u64],
-    ask: Ask,
-    budget: Budget,
-    report: &(dyn Fn(usize) + Sync),
-) -> Result<Option<u64>> {
-    let mut cells = Cells::<W>::EMPTY;
-    for v in members(set) {
-        let (r, c) = (v / board.cols, v % board.cols);
-        let bit = if board.turned { c * board.rows + r } else { v };
-        cells.0[bit / 64] |= 1 << (bit % 64);
-    }
-    with_learned::<W, _>(engine, board, |Learned { grid, table }| {
-        let mut parts = Vec::new();
-        let mut small = 0;
-        grid.each_component(cells, |c| parts.push(c), &mut small);
-        let mut mine = Private::new(table)?;
-        let threads = parallel::threads();
-        let shared =
-            |grid: &Grid<W>, part: &Cells<W>| threads > 1 && grid.size(part) >= parallel::FROM_SIZE;
-        if let Ask::Is(target) = ask {
-            let hardest = (0..parts.len()).max_by_key(|&i| grid.size(&parts[i]));
-            match hardest {
-                // Asked on the threads, last.
-                Some(i) if shared(grid, &parts[i]) => {
-                    let last = parts.len() - 1;
-                    parts.swap(i, last);
-                }
-                _ => {
-                    let mut search = Search::new(grid, &mut mine, budget, report)?;
-                    return Ok(match search.sum_is(&parts, target ^ small)? {
-                        Ok(is) => Some(u64::from(is)),
-                        Err(Wide) => None,
-                    });
-                }
-            }
-        }
-        // Every part valued; asked whether the sum is `target`, the last only whether
-        // it has the one value that makes it so.
-        let mut value = small;
-        for (i, part) in parts.iter().enumerate() {
-            let upto = match ask {
-                Ask::Is(target) if i + 1 == parts.len() => target ^ value,
-                _ => u32::MAX,
-            };
-            let found = if shared(grid, part) {
-                parallel::value(grid, mine.values(), part, upto, threads, budget, report)?
-            } else {
-                Search::new(grid, &mut mine, budget, report)?
-                    .value(part)?
-                    .map(Some)
-            };
-            match found {
-                Ok(Some(v)) => value ^= v,
-                Ok(None) => return Ok(Some(0)),
-                Err(Wide) => return Ok(None),
-            }
-        }
-        Ok(Some(match ask {
-            Ask::Value => u64::from(value),
-            Ask::Is(target) => u64::from(value == target),
-        }))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::error::Error;
-    use crate::games::pruned::full;
+    use crate::split::budget::Budget;
+    use crate::split::parallel;
+    use crate::split::pruned::{full, Search};
+    use crate::split::table::{self, Private};
+    use rustc_hash::FxHashMap;
 
     /// The bitboard search with no end-game database, against the database (itself
     /// checked against a plain recursion) on every set of cells of small boards.
@@ -1057,7 +659,7 @@ mod tests {
                 let part = Cells([(1u64 << (rows * cols)) - 1]);
                 let mut map = FxHashMap::default();
                 let plain = value_of(&mut grid, &mut map, part, 1);
-                let learned = values::layout::<Cells<1>, u32>(map.capacity());
+                let learned = table::layout::<Cells<1>, u32>(map.capacity());
                 for bound in [2, 4, 8].map(|d| (learned / d).max(16 << 10)) {
                     let budget = Budget {
                         max_memory: bound,
@@ -1075,40 +677,9 @@ mod tests {
                         Some(plain),
                         "{moves:?} {rows} x {cols} in {bound}"
                     );
-                    assert!(values::layout::<Cells<1>, u32>(map.capacity()) <= bound);
+                    assert!(table::layout::<Cells<1>, u32>(map.capacity()) <= bound);
                 }
             }
-        }
-    }
-
-    /// A search in short steps (each paused, then asked again from the top, as a run
-    /// with a checkpoint goes) that makes room in place still ends, and still pauses
-    /// once it has: Cram 3 x 13 (2) in 32 KiB and steps of a millisecond or of no
-    /// time, on one thread (a pause drops the stack, which a table that small cannot
-    /// give back: steps that did not grow never ended).
-    #[test]
-    fn short_steps_that_evict_end() {
-        for step in [1, 0].map(std::time::Duration::from_millis) {
-            let engine = Deletion::board(3, 13, Moves::Edge).unwrap();
-            let set = engine.all();
-            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-            let (mut steps, mut made_room) = (0, 0);
-            let found = one.unwrap().install(|| loop {
-                assert!(steps < 20_000, "no end after {steps} steps of {step:?}");
-                steps += 1;
-                let budget = Budget {
-                    max_memory: 32 << 10,
-                    until: Some(std::time::Instant::now() + step),
-                    evict: true,
-                };
-                match engine.value(&set, budget, &|_| {}) {
-                    Err(Error::Paused { made_room: true }) => made_room += 1,
-                    Err(Error::Paused { made_room: false }) => {}
-                    found => break found,
-                }
-            });
-            assert_eq!(found.unwrap(), 2);
-            assert!(made_room > 0, "no pause after making room in {steps} steps");
         }
     }
 

@@ -4,7 +4,8 @@
 //! on a cycle of n leaves a path of n - 3 (Node Kayles) or n - 2 (Arc Kayles). The
 //! values come from the heap rule's Grundy sequence (`heap::code`), which proves
 //! their period, so a strip of 16384 cells costs no search.
-use super::vertex::{members, Moves};
+use super::kinds::Moves;
+use super::sets::members;
 use crate::base::error::Result;
 use crate::heap::code::TakeAndBreak;
 

@@ -1,0 +1,18 @@
+//! The engine for games that split into independent parts: a position falls apart
+//! into components that no move joins, so in normal play its value is the XOR of
+//! theirs (Sprague–Grundy), each found once under a key shared by every copy.
+//!
+//! A game tells the engine what `Split` asks (its components, their keys and
+//! options, closed forms); the engine holds the rest and imports no game:
+//! - `pruned`: the value search with the pruning of Beling and Rogalski;
+//! - `table`: the transposition tables (private, or shared between threads);
+//! - `budget`: the memory bound, eviction and Ctrl-C;
+//! - `parallel`: one component searched on several threads;
+//! - `saved`: a table as a checkpoint holds it.
+pub mod budget;
+pub mod parallel;
+pub mod pruned;
+pub mod saved;
+pub mod table;
+
+pub use pruned::Split;
