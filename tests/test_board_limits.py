@@ -635,3 +635,17 @@ def test_a_checkpoint_without_a_checksum_is_refused(tmp_path):
     np.savez(path, **arrays)
     with pytest.raises(ValueError, match="without a checksum"):
         nk.Cram(3, 5).grundy(checkpoint=tmp_path)
+
+
+def test_a_memory_bound_no_search_holds_is_refused():
+    # Only the games on graphs and boards bound their tables: a bound asked of any
+    # other game is refused rather than ignored; in a sum with a board it holds.
+    heaps = nk.Heaps([3, 5])._native
+    for memory, evict in [(1 << 20, False), (1 << 20, True)]:
+        with pytest.raises(ValueError, match="no search of a heaps game holds to a memory bound"):
+            heaps.outcome(False, 10**6, None, memory, evict)
+    with pytest.raises(ValueError, match="no search of a heaps game"):
+        heaps.grundy(10**6, None, 1 << 20, False)
+    assert heaps.grundy(10**6, None, None, False) == 3 ^ 5
+    board_sum = (nk.Cram(2, 3) + nk.Heaps([2]))._native
+    assert board_sum.grundy(10**6, None, 1 << 20, False) == 1 ^ 2

@@ -121,6 +121,10 @@ pub enum Error {
     #[error("paused: the search ran for the time it was given")]
     Paused { made_room: bool },
 
+    /// A memory bound asked of a game none of whose searches holds one.
+    #[error("no search of a {0} game holds to a memory bound: only the games on graphs and boards do")]
+    Unbounded(&'static str),
+
     #[error("this checkpoint does not fit this game: {0}")]
     Checkpoint(String),
 

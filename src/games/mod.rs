@@ -35,7 +35,7 @@ use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::base::error::Result;
+use crate::base::error::{Error, Result};
 use crate::base::outcome::Outcome;
 pub use crate::base::value::Value;
 use crate::search::graph::{self, Explored, Graph};
@@ -52,6 +52,18 @@ pub struct Limits<'a> {
     pub evict: bool,
     /// Hears how many positions a search has found, now and then.
     pub report: &'a (dyn Fn(usize) + Sync),
+}
+
+impl Limits<'_> {
+    /// Refuse a memory bound (or eviction) that `game` would ignore: no search of it
+    /// holds one (only the games on graphs and boards, alone or in a sum, do).
+    pub fn check_for(&self, game: &dyn AnyGame) -> Result<()> {
+        let bounded = self.max_memory != u64::MAX || self.evict;
+        if bounded && !game.bounds_memory() {
+            return Err(Error::Unbounded(game.family()));
+        }
+        Ok(())
+    }
 }
 
 /// A family of impartial games, on its own positions.
@@ -112,6 +124,12 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// binding layer then keeps its interpreter's lock rather than taking it again
     /// for every call.
     fn calls_out(&self, _p: &Self::Position) -> bool {
+        false
+    }
+
+    /// Whether questions about `p` hold to `Limits::max_memory` (and make room past
+    /// it with `Limits::evict`): only searches that bound their tables do.
+    fn bounds_memory(&self, _p: &Self::Position) -> bool {
         false
     }
 
@@ -270,6 +288,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// Whether questions call code outside the core (`Game::calls_out`).
     fn calls_out(&self) -> bool;
 
+    /// Whether questions hold to `Limits::max_memory` (`Game::bounds_memory`).
+    fn bounds_memory(&self) -> bool;
+
     /// The game as `Any`, for what asks after one family (a sum merges heaps).
     fn as_any(&self) -> &dyn Any;
 
@@ -418,6 +439,10 @@ impl<G: Game> AnyGame for At<G> {
 
     fn calls_out(&self) -> bool {
         self.game.calls_out(&self.position)
+    }
+
+    fn bounds_memory(&self) -> bool {
+        self.game.bounds_memory(&self.position)
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -230,6 +230,10 @@ impl Game for SumGame {
         parts.iter().any(|part| part.0.calls_out())
     }
 
+    fn bounds_memory(&self, parts: &Vec<Part>) -> bool {
+        parts.iter().any(|part| part.0.bounds_memory())
+    }
+
     fn same_game(&self, _other: &Self) -> bool {
         true
     }

@@ -51,6 +51,7 @@ pub(super) fn ask<T: Send>(
         evict,
         report: &report,
     };
+    limits.check_for(&**game)?;
     let done = if game.calls_out() {
         question(&limits)
     } else {

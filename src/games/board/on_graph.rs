@@ -106,6 +106,10 @@ impl<R: Rule> Game for OnGraph<R> {
         &self.memo
     }
 
+    fn bounds_memory(&self, _p: &Bits) -> bool {
+        true
+    }
+
     fn same_game(&self, other: &Self) -> bool {
         let (a, b) = (&self.engine, &other.engine);
         (a.vertices, a.canon, &a.adjacency) == (b.vertices, b.canon, &b.adjacency)
