@@ -23,7 +23,6 @@ def test_public_names():
         "ImpartialGame",
         "Infinite",
         "Sum",
-        "graph_of",
         "kernel",
         "Explanation",
         "FalliblePlayer",
@@ -352,21 +351,3 @@ def test_misere_endgame_explanations_match_the_moves_that_exist(max_take):
                 assert value(after.after(reply, rules), move.heap) == values[move.heap]
         checked += 1
     assert checked >= 3  # 0 1, 1 0 and 1 1 in Nim; dozens under a limit
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "name"),
-    [
-        ("nimkit.game", "nimkit.playing", "Game"),
-        ("nimkit.quotient", "nimkit.misere", "Genus"),
-        ("nimkit.quotient_table", "nimkit.misere_codes", "misere_table"),
-    ],
-)
-def test_renamed_modules_keep_their_old_names_with_a_warning(old, new, name):
-    import importlib
-    import sys
-
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=f"{old} is renamed {new}"):
-        module = importlib.import_module(old)
-    assert getattr(module, name) is getattr(importlib.import_module(new), name)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import nimkit as nk
-from nimkit.games import DigraphGame, Heaps, Impartial, Infinite, Sum, graph_of, kernel
+from nimkit.games import DigraphGame, Heaps, Impartial, Infinite, Sum, kernel
 
 
 def subtraction(moves: tuple[int, ...]):
@@ -299,8 +299,8 @@ def test_games_are_immutable_hashable_and_equal_by_position():
     assert (Heaps([1]) + Heaps([2]) + Heaps([3])).parts == (Heaps([1]), Heaps([2]), Heaps([3]))
 
 
-def test_graph_of_any_game():
-    graph = graph_of(Impartial(4, subtraction((1, 2))))
+def test_game_graph_of_any_game():
+    graph = nk.game_graph(Impartial(4, subtraction((1, 2))))
     assert {graph.nodes[n]["label"]: graph.nodes[n]["value"] for n in graph} == {
         "4": 1,
         "3": 0,
@@ -308,7 +308,7 @@ def test_graph_of_any_game():
         "1": 1,
         "0": 0,
     }
-    loopy = graph_of(DigraphGame({0: [1], 1: [0]}, 0))
+    loopy = nk.game_graph(DigraphGame({0: [1], 1: [0]}, 0))
     assert {loopy.nodes[n]["outcome"] for n in loopy} == {"D"}
     # Games on equal graphs are equal games: the node is found in the graph.
     assert loopy.nodes[DigraphGame({0: [1], 1: [0]}, 0)]["value"] == "∞()"
@@ -369,7 +369,7 @@ def test_misere_sums_refuse_at_once_what_they_cannot_search():
 
 def test_exploring_a_game_counts_its_moves():
     with pytest.raises(ValueError, match=r"more than \d+ moves among them"):
-        nk.graph_of(nk.Heaps([10**4]), max_positions=10**6)
+        nk.game_graph(nk.Heaps([10**4]), max_nodes=10**6)
 
 
 @pytest.mark.parametrize(

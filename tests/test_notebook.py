@@ -397,10 +397,6 @@ def test_one_name_for_the_graph_of_heaps_and_of_games():
     game = nk.Impartial(4, lambda n: [n - t for t in (1, 2) if t <= n])
     graph = nk.game_graph(game)
     assert sorted(graph.nodes[n]["value"] for n in graph.nodes) == [0, 0, 1, 1, 2]
-    with pytest.warns(DeprecationWarning, match="is nimkit.game_graph"):
-        old = nk.graph_of(game)
-    assert set(old.nodes) == set(graph.nodes)
-    assert set(old.edges) == set(graph.edges)
     with pytest.raises(TypeError, match="a game has its own rules"):
         nk.game_graph(game, nk.Rules())
 

@@ -22,7 +22,6 @@ from .games import (
     ImpartialGame,
     Infinite,
     Sum,
-    graph_of,
     kernel,
 )
 from .graph import draw_game_graph, game_graph
@@ -92,7 +91,6 @@ __all__ = [
     "draw_game_graph",
     "explain",
     "game_graph",
-    "graph_of",
     "kernel",
     "misere_table",
     "nim_inverse",

@@ -586,27 +586,3 @@ def kernel(graph: Any) -> set[Any]:
         )
     names = list(index)
     return {names[i] for i in native.kernel()}
-
-
-def graph_of(game: ImpartialGame, max_positions: int = 10_000) -> Any:
-    """Deprecated: the old name of ``nimkit.game_graph(game, max_nodes=...)``, the
-    one function for the graphs of heaps and of games; it warns (DeprecationWarning)
-    and gives the same graph.
-
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     graph = graph_of(Heaps([2]))
-    >>> sorted(graph.nodes[n]["value"] for n in graph.nodes)
-    [0, 1, 2]
-    """
-    import warnings
-
-    from .graph import game_graph
-
-    warnings.warn(
-        "nimkit.graph_of(game) is nimkit.game_graph(game, max_nodes=...) now",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return game_graph(game, max_nodes=max_positions)
