@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import shutil
 import sys
@@ -17,6 +16,7 @@ from typing import Any, BinaryIO, Literal, TextIO
 import numpy as np
 
 from . import batch
+from ._files import replaced, replaced_path
 from .rules import DEFAULT_MAX_POSITIONS, Rules
 
 #: What ``--what`` may ask for, and the dtype of one result.
@@ -208,23 +208,9 @@ def classify_chunk(
 
 
 @contextmanager
-def _renamed_when_complete(path: Path) -> Iterator[Path]:
-    """A temporary name next to ``path``, renamed to it only once the body completes,
-    so an interrupted run never leaves a file that looks finished (and the old one
-    stays until then)."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        yield partial
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-
-
-@contextmanager
 def npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[NpyRows]:
     """An output .npy of ``count`` results, written under a temporary name."""
-    with _renamed_when_complete(path) as partial:
+    with replaced_path(path) as partial:
         del_header = np.lib.format.open_memmap(partial, mode="w+", dtype=dtype, shape=(count,))
         del del_header
         yield NpyRows(partial, "r+")
@@ -233,7 +219,7 @@ def npy_output(path: Path, dtype: np.dtype[Any], count: int) -> Iterator[NpyRows
 @contextmanager
 def text_output(path: Path) -> Iterator[TextIO]:
     """An output text file, written under a temporary name."""
-    with _renamed_when_complete(path) as partial, partial.open("w") as stream:
+    with replaced(path) as stream:
         yield stream
 
 

@@ -33,7 +33,6 @@ import json
 import math
 import os
 import signal
-import tempfile
 import threading
 import time
 import zipfile
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
+from ._files import replaced_binary
 from ._progress import Counter, counter
 
 if TYPE_CHECKING:
@@ -137,25 +137,8 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
         "sha256": _digest(described, tables),
     }
     arrays["meta"] = np.array(json.dumps(meta))
-    handle, partial = tempfile.mkstemp(prefix=FILE + ".", suffix=".partial", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            # mkstemp's file is private (0600); give the save the mode an open() gives
-            if hasattr(os, "fchmod"):
-                os.fchmod(file.fileno(), 0o666 & ~_umask())
-            np.savez(file, **arrays)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)  # the only way to read it is to set it
-    os.umask(mask)
-    return mask
+    with replaced_binary(path) as file:
+        np.savez(file, **arrays)
 
 
 def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._files import replaced
 from .certificate import feed
 
 if TYPE_CHECKING:
@@ -192,15 +193,5 @@ def _remove_others(folder: Path, dtype: str) -> None:
 
 def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     """Replace the checkpoint's description atomically."""
-    temporary = folder / (META + ".tmp")
-    with open(temporary, "w") as f:
+    with replaced(folder / META) as f:
         json.dump(meta, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, folder / META)
-    if hasattr(os, "O_DIRECTORY"):
-        descriptor = os.open(folder, os.O_DIRECTORY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)

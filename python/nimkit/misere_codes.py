@@ -21,6 +21,7 @@ from typing import SupportsIndex, TextIO
 
 from . import _core
 from ._extras import require
+from ._files import replaced
 
 __all__ = ["MisereTableRow", "misere_table", "octal_codes", "write_csv"]
 
@@ -161,12 +162,8 @@ def write_csv(rows: list[MisereTableRow], out: TextIO, max_heap: int, max_elemen
 
 
 def _write(path: pathlib.Path, rows: list[MisereTableRow], max_heap: int, limit: int) -> None:
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", newline="") as out:
+    with replaced(path, newline="") as out:
         write_csv(rows, out, max_heap, limit)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
 
 
 def _read(path: pathlib.Path, max_heap: int, limit: int) -> dict[str, MisereTableRow]:
