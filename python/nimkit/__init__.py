@@ -24,7 +24,8 @@ from .games import (
     Sum,
     kernel,
 )
-from .graph import draw_game_graph, game_graph
+from .graph import game_graph
+from .graph_picture import draw_game_graph
 from .hackenbush import GreenHackenbush
 from .misere import Genus
 from .misere_codes import MisereTableRow, misere_table

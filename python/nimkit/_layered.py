@@ -14,6 +14,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from ._drawing import FONT, finish_svg
+
 #: Fill and the words of the legend for each outcome.
 COLOURS = {"P": "#f2b33d", "N": "#e8eefb", "D": "#cdb8ee"}
 WORDS = {
@@ -82,9 +84,6 @@ def draw(
     >>> picture.count('class="move"'), picture.count('class="p-position kernel"')
     (1, 1)
     """
-    # Here, not at the top: nimkit.svg, which holds every picture, imports this module.
-    from .svg import FONT, finish_svg
-
     if len(nodes) > MAX_NODES:
         raise ValueError(
             f"the game graph has {len(nodes)} positions, more than the {MAX_NODES} a "

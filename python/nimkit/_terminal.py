@@ -10,8 +10,7 @@ from typing import Any
 from .games import ImpartialGame
 from .playing import ComputerPlayer, Game, PerfectPlayer
 from .position import Move, Outcome, Position
-from .presets import Variant
-from .rules import DEFAULT_MAX_POSITIONS, Rules
+from .rules import DEFAULT_MAX_POSITIONS, Rules, Variant
 
 HELP = (
     "Enter HEAP TAKE (heaps are numbered from 0); ? for a hint, u to undo, q to quit."

@@ -1,11 +1,11 @@
-"""Plain-text rendering of an analysis: the digital-sum table and the verdict."""
+"""Plain-text pieces of an analysis's report: the digital-sum table, what a move
+makes of its heap, and why a misère verdict came from where it came."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .analysis import Analysis, Method
     from .position import Move, Position
 
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 MAX_LISTED = 20
 
 #: Why a misère verdict came from where it came, for rules with no closed form.
-WHY: dict[Method, str] = {
+WHY: dict[str, str] = {
     "search": (
         "misère play of these rules has no closed form; the outcome comes from an "
         "exhaustive search of every position this one can reach"
@@ -58,53 +58,3 @@ def becomes(position: Position, move: Move) -> str:
     if move.into is not None:
         return f"{size} -> {' + '.join(map(str, move.into))}"
     return f"{size} -> {size - move.take}"
-
-
-def analysis_text(analysis: Analysis) -> str:
-    """The report ``nimkit analyse`` prints. The digital-sum table and the nim-sum
-    appear where they decide the outcome (not in misère play of rules with no
-    closed form)."""
-    position, rules = analysis.position, analysis.rules
-    lines = [
-        f"Position: {position}   (heaps numbered from 0)",
-        f"Rules:    {rules.describe()}",
-        "",
-    ]
-    if analysis.method == "closed form":
-        lines += [
-            *digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum),
-            "",
-            f"Nim-sum:  {analysis.nim_sum}",
-        ]
-    lines.append(f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}")
-    if analysis.method != "closed form":
-        lines.append(f"Why:      {WHY[analysis.method]}")
-    elif rules.misere:
-        lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
-    moves = analysis.winning_moves
-    if not analysis.every_winning_move:
-        lines.append("Winning moves: too many options to list every one; one of them:")
-        lines += [f"  {move}  ({becomes(position, move)})" for move in moves]
-    elif moves:
-        lines.append("Winning moves:")
-        for move in moves[:MAX_LISTED]:
-            left = position.after(move, rules)
-            lines.append(f"  {move}  ({becomes(position, move)}), leaving {left}")
-        if len(moves) > MAX_LISTED:
-            lines.append(f"  ... and {len(moves) - MAX_LISTED} more (--json lists every one)")
-    else:
-        lines.append("Winning moves: none")
-    return "\n".join(lines)
-
-
-def _misere_rule(grundy: tuple[int, ...]) -> str:
-    """Which half of the misère rule decides this position."""
-    if any(g > 1 for g in grundy):
-        return (
-            "some Grundy value exceeds 1, so misère play goes as normal play: "
-            "the player to move loses exactly when the nim-sum is 0"
-        )
-    return (
-        "every Grundy value is 0 or 1, so in misère play the player to move "
-        "loses exactly when the nim-sum is 1"
-    )

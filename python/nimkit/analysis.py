@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 from . import _core
-from ._text import analysis_text
+from ._text import MAX_LISTED, WHY, becomes, digital_sum_table
 from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules
 
 if TYPE_CHECKING:
-    from .presets import Variant
+    from .rules import Variant
 
 #: What decided an outcome: the nim-sum of Grundy values (Bouton's misère rule for Nim
 #: and take limits), an exact search, or the misère quotient of a code.
@@ -87,6 +87,56 @@ class Analysis:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
+
+
+def analysis_text(analysis: Analysis) -> str:
+    """The report ``nimkit analyse`` prints. The digital-sum table and the nim-sum
+    appear where they decide the outcome (not in misère play of rules with no
+    closed form)."""
+    position, rules = analysis.position, analysis.rules
+    lines = [
+        f"Position: {position}   (heaps numbered from 0)",
+        f"Rules:    {rules.describe()}",
+        "",
+    ]
+    if analysis.method == "closed form":
+        lines += [
+            *digital_sum_table(position.heaps, analysis.grundy, analysis.nim_sum),
+            "",
+            f"Nim-sum:  {analysis.nim_sum}",
+        ]
+    lines.append(f"Outcome:  {analysis.outcome.value}, {analysis.outcome.describe()}")
+    if analysis.method != "closed form":
+        lines.append(f"Why:      {WHY[analysis.method]}")
+    elif rules.misere:
+        lines.append(f"Why:      {_misere_rule(analysis.grundy)}")
+    moves = analysis.winning_moves
+    if not analysis.every_winning_move:
+        lines.append("Winning moves: too many options to list every one; one of them:")
+        lines += [f"  {move}  ({becomes(position, move)})" for move in moves]
+    elif moves:
+        lines.append("Winning moves:")
+        for move in moves[:MAX_LISTED]:
+            left = position.after(move, rules)
+            lines.append(f"  {move}  ({becomes(position, move)}), leaving {left}")
+        if len(moves) > MAX_LISTED:
+            lines.append(f"  ... and {len(moves) - MAX_LISTED} more (--json lists every one)")
+    else:
+        lines.append("Winning moves: none")
+    return "\n".join(lines)
+
+
+def _misere_rule(grundy: tuple[int, ...]) -> str:
+    """Which half of the misère rule decides this position."""
+    if any(g > 1 for g in grundy):
+        return (
+            "some Grundy value exceeds 1, so misère play goes as normal play: "
+            "the player to move loses exactly when the nim-sum is 0"
+        )
+    return (
+        "every Grundy value is 0 or 1, so in misère play the player to move "
+        "loses exactly when the nim-sum is 1"
+    )
 
 
 def _becomes(size: int, move: Move) -> list[int]:

@@ -46,14 +46,14 @@ from ._files import replaced_binary
 from ._progress import Counter, counter
 
 if TYPE_CHECKING:
-    from .boards import _Deleting
+    from .games import ImpartialGame
 
 # Format 1 had no checksum: such a save cannot be told from a damaged one.
 FORMAT = 2
 FILE = "table.npz"
 
 
-def fingerprint(game: _Deleting) -> dict[str, Any]:
+def fingerprint(game: ImpartialGame) -> dict[str, Any]:
     """What tells one game's table from another's: the family, the graph (its edges'
     SHA-256) and the board, if it is one."""
     native = game._native
@@ -117,7 +117,7 @@ def _digest(game: dict[str, Any], tables: dict[str, tuple[Any, Any, Any]]) -> st
     return sha.hexdigest()
 
 
-def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
+def save(game: ImpartialGame, directory: str | os.PathLike[str]) -> None:
     """Save what the searches of ``game`` learned in ``directory``, atomically: written
     to a file of this run's own, flushed to disk, then renamed over the old one."""
     path = Path(directory) / FILE
@@ -141,7 +141,7 @@ def save(game: _Deleting, directory: str | os.PathLike[str]) -> None:
         np.savez(file, **arrays)
 
 
-def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
+def load(game: ImpartialGame, directory: str | os.PathLike[str]) -> int:
     """Enter in ``game``'s tables what ``directory`` holds (nothing if it holds no
     checkpoint); the entries read. ValueError for another game's or a damaged one."""
     path = Path(directory) / FILE
@@ -175,7 +175,7 @@ def load(game: _Deleting, directory: str | os.PathLike[str]) -> int:
 
 
 def run(
-    game: _Deleting,
+    game: ImpartialGame,
     directory: str | os.PathLike[str],
     every: float,
     max_memory: int | None,
@@ -203,7 +203,7 @@ class Saving:
 
     def __init__(
         self,
-        game: _Deleting,
+        game: ImpartialGame,
         directory: str | os.PathLike[str],
         every: float,
         max_memory: int | None,

@@ -16,7 +16,7 @@ import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from . import _core
+from . import _core, board_checkpoint
 from ._progress import Counter, counter
 from .games import ImpartialGame, _with_bar
 from .position import Outcome
@@ -179,8 +179,6 @@ class _Deleting(ImpartialGame):
         """
         memory = _evicting(max_memory, evict)
         if checkpoint is not None:
-            from . import board_checkpoint
-
             return board_checkpoint.run(self, checkpoint, every, memory, progress, evict)
         value = _with_bar(
             progress, lambda bar: _core.vertex_value(self._native, memory, None, bar, None, evict)
@@ -510,8 +508,6 @@ def _saved_row(
 ) -> list[int]:
     """``cram_table`` with a checkpoint: each width's rectangle valued on the board
     ``rows`` x ``cols`` (cell (i, j) its vertex i * cols + j)."""
-    from . import board_checkpoint
-
     values = []
     with board_checkpoint.Saving(Cram(rows, cols), directory, every, max_memory, evict) as saving:
         for n in range(1, cols + 1):

@@ -210,7 +210,7 @@ def _add_rules(command: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from ._core import __version__
 
     parser = _Parser(prog="nimkit", description="Solve Nim and its take-away relatives.")
     parser.add_argument("--version", action="version", version=f"nimkit {__version__}")

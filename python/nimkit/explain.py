@@ -13,7 +13,7 @@ from .position import Outcome, Position
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .presets import Variant
+    from .rules import Variant
 
 #: How many moves the explanation writes out one by one: the answers to moves from a
 #: P-position, the winning moves from an N-position.

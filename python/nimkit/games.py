@@ -228,7 +228,7 @@ class ImpartialGame:
         >>> Heaps([1, 2]).svg()[:4]
         '<svg'
         """
-        from .graph import draw_game_graph
+        from .graph_picture import draw_game_graph
 
         return draw_game_graph(self).svg
 
@@ -300,10 +300,10 @@ class Heaps(ImpartialGame):
         )
 
     def _why_misere(self) -> str:
-        from .analysis import analyse
-
         r = self.rules
-        method = analyse(self.heaps, Rules(True, r.max_take, r.take, r.code)).method
+        misere = Rules(True, r.max_take, r.take, r.code)
+        # What decided the outcome, as nimkit.analyse names it (its ``method``).
+        method = _core.analyse(self.position, misere, DEFAULT_MAX_POSITIONS)[5]
         how = {
             "closed form": "the closed form of these rules",
             "misère quotient": "the misère quotient of the code",

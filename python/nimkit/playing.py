@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, cast, overload
@@ -11,12 +10,13 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._seeds import Seed, seed_value
 from .games import Heaps, ImpartialGame
 from .position import Move, Outcome, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules, rules_or_default
 
 if TYPE_CHECKING:
-    from .presets import Variant
+    from .rules import Variant
 
 #: What a game's positions and moves are: Position and Move for heaps under Rules,
 #: ImpartialGame for both when any game is played (a move is the option it reaches).
@@ -289,27 +289,6 @@ class Game(Generic[P, M]):
         return mine == (other.start, other._rules, other.first, other.history, other.misere)
 
     __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
-
-
-#: A seed: a whole number, None (fresh entropy), or a numpy Generator or SeedSequence
-#: to draw one from, as numpy and scikit-learn accept.
-Seed = int | np.integer[Any] | np.random.Generator | np.random.SeedSequence | None
-
-
-def seed_value(seed: Seed) -> int:
-    """A 64-bit seed from any ``Seed``."""
-    if seed is None:
-        return random.SystemRandom().getrandbits(64)
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, 2**64, dtype=np.uint64))
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, np.uint64)[0])
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(
-            "a seed is a whole number, None, or a numpy Generator or SeedSequence, "
-            f"not {type(seed).__name__}"
-        )
-    return int(seed)
 
 
 class ComputerPlayer:

@@ -59,8 +59,8 @@ Position = _core.Position
 Sequence.register(Position)
 
 
-def _position_svg(self: Position) -> str:
-    """The heaps as a picture: SVG text (what a notebook shows).
+def svg(self: Position) -> str:
+    """``Position.svg()``: the heaps as a picture, SVG text (what a notebook shows).
 
     >>> Position([1, 2]).svg()[:4]
     '<svg'
@@ -71,5 +71,5 @@ def _position_svg(self: Position) -> str:
 
 
 # The class is native; its pictures are drawn here, as every other picture is.
-Position.svg = _position_svg  # type: ignore[method-assign]
-Position._repr_svg_ = _position_svg  # type: ignore[method-assign]
+Position.svg = svg  # type: ignore[method-assign]
+Position._repr_svg_ = svg  # type: ignore[method-assign]

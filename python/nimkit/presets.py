@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from .playing import Seed, seed_value
+from ._seeds import Seed, seed_value
 from .position import Position
-from .rules import Rules
+from .rules import Rules, Variant
 
-
-@dataclass(frozen=True)
-class Variant:
-    """A named starting position with its rules."""
-
-    name: str
-    description: str
-    position: Position
-    rules: Rules
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.description}"
+__all__ = [
+    "CLASSIC",
+    "DAWSONS_KAYLES",
+    "FRUIT_GAME",
+    "GRUNDYS_GAME",
+    "KAYLES",
+    "MARIENBAD",
+    "THIRTEEN_LIGHTS",
+    "VARIANTS",
+    "Variant",
+    "random_board",
+    "variant",
+]
 
 
 MARIENBAD = Variant(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any, SupportsIndex, TypeAlias
 
 from . import _core
 from ._core import SubtractionGame, TakeAndBreak
+from .position import Position
 
 #: A take limit: None (no limit), one int >= 1 for every heap, or one int-or-None per heap.
 MaxTake: TypeAlias = "SupportsIndex | Sequence[SupportsIndex | None] | None"
@@ -230,6 +232,24 @@ def with_ending(rules: Rules | None, misere: bool | None) -> Rules:
     return Rules._of(_core.Rules(bool(misere), rules.take_rule))
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A named starting position with its rules (``nimkit.presets`` holds the
+    classic ones).
+
+    >>> Variant("mine", "two heaps", Position([2, 3]), Rules(max_take=2)).rules
+    Rules(max_take=2)
+    """
+
+    name: str
+    description: str
+    position: Position
+    rules: Rules
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.description}"
+
+
 def position_and_rules(
     position: Any, rules: Rules | None, misere: bool | None
 ) -> tuple[Any, Rules]:
@@ -240,8 +260,6 @@ def position_and_rules(
     >>> position_and_rules(presets.MARIENBAD, None, None)
     (Position([1, 3, 5, 7]), Rules(misere=True))
     """
-    from .presets import Variant
-
     if isinstance(position, Variant):
         if rules is not None:
             raise TypeError(f"the preset {position.name} brings its rules: give no rules with it")

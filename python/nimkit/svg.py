@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from . import _layered
+from ._drawing import FONT, finish_svg
 from ._text import MAX_LISTED
 
 if TYPE_CHECKING:
@@ -41,8 +42,6 @@ INK, TOKEN_FILL, TAKEN_FILL, ODD_FILL, CHANGE_FILL = (
     "#fde2e2",
     "#fff2c6",
 )
-BACKGROUND = "#fff"
-FONT = "font-family:sans-serif;font-size:12px"
 
 
 def _svg(width: float, height: float) -> ET.Element:
@@ -53,23 +52,6 @@ def _svg(width: float, height: float) -> ET.Element:
         height=str(int(height)),
         viewBox=f"0 0 {int(width)} {int(height)}",
     )
-
-
-def finish_svg(svg: ET.Element, width: float, height: float) -> str:
-    """Size the picture and put it on its own light background, so that its dark
-    ink reads the same in a dark notebook theme or on a dark page.
-
-    >>> import xml.etree.ElementTree as ET
-    >>> finish_svg(ET.Element("svg"), 20, 10)
-    '<svg width="20" height="10" viewBox="0 0 20 10"><rect ... class="background" /></svg>'
-    """
-    svg.set("width", str(int(width)))
-    svg.set("height", str(int(height)))
-    svg.set("viewBox", f"0 0 {int(width)} {int(height)}")
-    background = ET.Element("rect", width="100%", height="100%", fill=BACKGROUND, rx="4")
-    background.set("class", "background")
-    svg.insert(0, background)
-    return ET.tostring(svg, encoding="unicode")
 
 
 def _text(parent: ET.Element, x: float, y: float, text: str, **attrs: str) -> ET.Element:

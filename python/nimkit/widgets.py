@@ -23,9 +23,8 @@ from ._terminal import take_back
 from .games import Heaps, ImpartialGame
 from .playing import ComputerPlayer, Game, M, PerfectPlayer
 from .position import Move, Outcome, Position
-from .presets import Variant
 from .presets import variant as preset
-from .rules import Rules
+from .rules import Rules, Variant
 
 
 class PlayWidget:
