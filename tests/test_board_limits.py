@@ -564,7 +564,7 @@ def test_outcomes_past_32_cells_are_alike_on_several_threads(threads):
 
 
 def test_ctrl_c_on_the_command_line_says_where_the_search_is_saved(monkeypatch, capsys):
-    from nimkit import _cli_boards
+    from nimkit.cli import _boards as _cli_boards
 
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt

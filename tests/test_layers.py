@@ -79,7 +79,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.widgets",
             "nimkit.plots",
             "nimkit.cli",
-            "nimkit._cli_boards",
+            "nimkit.cli._boards",
             "nimkit._terminal",
             "nimkit.__main__",
             "nimkit.rl",

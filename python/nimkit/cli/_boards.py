@@ -1,6 +1,16 @@
 """The command line's games on boards and graphs: ``nimkit cram``, ``nimkit
 cram-table`` and ``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from
-a file."""
+a file.
+
+>>> from nimkit.cli import main
+>>> main(["cram", "2", "3"])
+Cram on an empty 2 x 3 board
+value: 1
+outcome (normal play): N, the player to move wins against perfect play
+winning move: domino on (row 0, col 0) and (row 1, col 0), counted from 0
+time: ... s
+0
+"""
 
 from __future__ import annotations
 
@@ -100,7 +110,7 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .boards import ArcKayles, Cram, NodeKayles
+    from ..boards import ArcKayles, Cram, NodeKayles
 
     if args.evict and args.max_memory is None:
         raise ValueError("--evict makes room past --max-memory: give --max-memory too")
@@ -152,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _row(args: argparse.Namespace) -> int:
-    from .boards import cram_table
+    from ..boards import cram_table
 
     started = time.perf_counter()
     values = cram_table(
@@ -185,7 +195,7 @@ def _move(game: Any, option: Any) -> str:
 
 
 def _read_graph(path: str) -> Any:
-    from ._extras import require
+    from .._extras import require
 
     nx = require("networkx", "graph")
     text = _read_bounded(path, MOST_GRAPH_BYTES, "graph")

@@ -22,15 +22,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from . import _cli_boards
-from ._core import DEFAULT_MAX_POSITIONS
-from .analysis import analyse
-from .games import Heaps, Sum
-from .rules import Rules
+from .._core import DEFAULT_MAX_POSITIONS
+from ..analysis import analyse
+from ..games import Heaps, Sum
+from ..rules import Rules
+from . import _boards
 
 if TYPE_CHECKING:
-    from ._core import TakeAndBreak
-    from .playing import ComputerPlayer
+    from .._core import TakeAndBreak
+    from ..playing import ComputerPlayer
 
 #: Python parameter names in error messages, and the flags that set them.
 _FLAGS = {
@@ -210,7 +210,7 @@ def _add_rules(command: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ._core import __version__
+    from .._core import __version__
 
     parser = _Parser(prog="nimkit", description="Solve Nim and its take-away relatives.")
     parser.add_argument("--version", action="version", version=f"nimkit {__version__}")
@@ -445,7 +445,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="FILE", help="the CSV file (resumed if it exists)"
     )
     _add_progress(table_cmd)
-    _cli_boards.add_commands(commands, _whole)
+    _boards.add_commands(commands, _whole)
     return parser
 
 
@@ -469,14 +469,14 @@ def _add_progress(command: argparse.ArgumentParser) -> None:
 
 
 def _grundy(args: argparse.Namespace) -> int:
-    from ._classify import STDIO, npy_output, text_output
-    from ._core import TakeAndBreak
+    from .._classify import STDIO, npy_output, text_output
+    from .._core import TakeAndBreak
 
     if len(args.code) > 1 and not (args.statistics and args.checkpoint is None):
         raise SystemExit("nimkit grundy: one code at a time, unless --statistics")
     rule = TakeAndBreak(args.code[0])
     if args.checkpoint is not None:
-        from .checkpoint import read, run
+        from ..checkpoint import read, run
 
         run(rule, args.count, args.progress, args.checkpoint, args.every)
         if args.output is None and not args.statistics:
@@ -501,7 +501,7 @@ def _grundy(args: argparse.Namespace) -> int:
 
 
 def _octal_classes(digits: int) -> int:
-    from .octal import octal_equivalences
+    from ..octal import octal_equivalences
 
     print("| game | preperiod | period | values | members (offset) |")
     print("|---|---:|---:|---|---|")
@@ -513,7 +513,7 @@ def _octal_classes(digits: int) -> int:
 
 
 def _misere_table(args: argparse.Namespace) -> int:
-    from .misere_codes import misere_table, write_csv
+    from ..misere_codes import misere_table, write_csv
 
     rows = misere_table(
         args.digits, args.max_heap, args.max_elements, path=args.output, progress=args.progress
@@ -527,7 +527,7 @@ def _misere_table(args: argparse.Namespace) -> int:
 
 
 def _statistics(args: argparse.Namespace, first: TakeAndBreak) -> int:
-    from ._core import TakeAndBreak
+    from .._core import TakeAndBreak
 
     print("| game | n | largest at | largest | mask | rare heaps | last rare |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -547,8 +547,8 @@ def _statistics(args: argparse.Namespace, first: TakeAndBreak) -> int:
 
 
 def _period(args: argparse.Namespace) -> int:
-    from ._core import TakeAndBreak
-    from .certificate import verify_certificate
+    from .._core import TakeAndBreak
+    from ..certificate import verify_certificate
 
     cert = TakeAndBreak(args.code).certificate(args.max_heap, args.progress)
     if not args.no_verify:
@@ -563,7 +563,7 @@ def _period(args: argparse.Namespace) -> int:
 
 
 def _variants() -> list[str]:
-    from .presets import VARIANTS
+    from ..presets import VARIANTS
 
     return list(VARIANTS)
 
@@ -583,10 +583,10 @@ def _opponent(text: str) -> tuple[str, float]:
 
 
 def _play(args: argparse.Namespace, rules: Rules) -> int:
-    from ._terminal import play
-    from .playing import ComputerPlayer
-    from .position import Position
-    from .presets import CLASSIC, Variant, variant
+    from .._terminal import play
+    from ..playing import ComputerPlayer
+    from ..position import Position
+    from ..presets import CLASSIC, Variant, variant
 
     kind, rate = args.opponent
     opponent = ComputerPlayer(kind, rate, args.seed)
@@ -615,7 +615,7 @@ def _play(args: argparse.Namespace, rules: Rules) -> int:
 
 def _play_sum(args: argparse.Namespace, opponent: ComputerPlayer, human_first: bool | None) -> int:
     """``nimkit play --sum``: any sum, its options numbered."""
-    from ._terminal import play_game
+    from .._terminal import play_game
 
     if any(getattr(args, name) is not None for name in ("max_take", "take", "code")):
         raise ValueError("give each part's rule in --sum (e.g. code=0.77:5,3), not as a flag")
@@ -653,8 +653,8 @@ def _in_flags(message: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.command in _cli_boards.COMMANDS:
-        return _cli_boards.run(args)
+    if args.command in _boards.COMMANDS:
+        return _boards.run(args)
     if args.command == "grundy":
         return _grundy(args)
     if args.command == "octal-classes":
@@ -671,7 +671,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command in ("analyse", "analyze") and not args.heaps:
         raise ValueError("give the heaps (e.g. nimkit analyse 3 4 5), or --sum")
     if args.command == "classify":
-        from ._classify import classify_file
+        from .._classify import classify_file
 
         classify_file(
             args.input,
@@ -684,7 +684,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 0
     if args.outcome:
-        from .position import Position
+        from ..position import Position
 
         print(Position(args.heaps).outcome(rules, args.max_positions))
         return 0
@@ -694,7 +694,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print(analysis)
     if not args.brief:
-        from .explain import explain
+        from ..explain import explain
 
         # The teacher's reasoning (its table is the report's own).
         blocks = explain(analysis).blocks[1:]
