@@ -22,7 +22,8 @@ import pytest
 
 PACKAGE = Path(__file__).parents[1] / "python" / "nimkit"
 
-#: The layers of nimkit, bottom to top. A new module goes in one of them.
+#: The layers of nimkit, bottom (layer 1) to top, as docs/guide/development.md lists
+#: them. A new module goes in one of them.
 LAYERS: list[tuple[str, list[str]]] = [
     ("the native core", ["nimkit._core"]),
     (
@@ -218,9 +219,9 @@ def check(root: Path, package: str, layers: Sequence[tuple[str, Sequence[str]]])
         source, target = level[imported.source], level[imported.target]
         if target > source and imported.function not in DRAWING:
             problems.append(
-                f"{imported.where()}: {imported.source} (layer {source}, "
+                f"{imported.where()}: {imported.source} (layer {source + 1}, "
                 f"{layers[source][0]}) imports {imported.target} from a higher layer "
-                f"({target}, {layers[target][0]})"
+                f"({target + 1}, {layers[target][0]})"
             )
     problems += [
         "import circle at module level: " + " -> ".join(step.where() for step in circle)
@@ -356,7 +357,7 @@ def test_an_upward_import_fails_naming_the_file_and_line(tmp_path, source, line)
     package = fake_package(tmp_path, {"low": source})
     (problem,) = check(package, "fake", FAKE_LAYERS)
     assert f"{package / 'low.py'}:{line}:" in problem
-    assert "fake.low (layer 0, bottom) imports" in problem
+    assert "fake.low (layer 1, bottom) imports" in problem
     assert "from a higher layer" in problem
 
 
