@@ -32,7 +32,7 @@ macro_rules! with_fixed_m {
 }
 
 // The layers, lowest first: a module uses only those above it here (checked by
-// tests/layers.rs), so no circle runs between them. The bindings (`python`) sit on
+// tests/integration/layers.rs), so no circle runs between them. The bindings (`python`) sit on
 // top.
 
 // The shared vocabulary: errors, outcomes, values, allocation, Ctrl-C.

@@ -122,7 +122,9 @@ pub enum Error {
     Paused { made_room: bool },
 
     /// A memory bound asked of a game none of whose searches holds one.
-    #[error("no search of a {0} game holds to a memory bound: only the games on graphs and boards do")]
+    #[error(
+        "no search of a {0} game holds to a memory bound: only the games on graphs and boards do"
+    )]
     Unbounded(&'static str),
 
     #[error("this checkpoint does not fit this game: {0}")]

@@ -128,7 +128,7 @@ where
 
 /// One type of each way of taking remainders: vectorised 8-bit Lemire, and 64-bit
 /// strength-reduced or (below 2^52, with AVX-512) vector remainders; and a signed
-/// type. `tests/test_batch.py` runs every numpy integer type through the same
+/// type. `tests/python/test_batch.py` runs every numpy integer type through the same
 /// kernels (each type instantiates every kernel again: compile time).
 #[test]
 fn integer_types() {

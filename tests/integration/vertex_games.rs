@@ -388,7 +388,7 @@ fn eviction_keeps_a_bounded_search_going() {
     });
     let graph_value = graph(Budget::default()).unwrap();
     // Beling's igs table: 4 x 7 is 3, 5 x 6 is 2, 5 x 7 is 1; 3 x 12 is 1 (as
-    // igsolve finds it, tests/test_boards.py).
+    // igsolve finds it, tests/python/test_boards.py).
     let games = [
         (cram(4, 7), 3),
         (cram(5, 6), 2),
@@ -412,7 +412,7 @@ fn eviction_keeps_a_bounded_search_going() {
         Ok(u64::from(game.misere_wins(&game.all(), budget, &|_| {})?))
     });
     let graph_wins = graph(Budget::default()).unwrap();
-    // The misère outcomes of tests/test_boards.py's table: Cram 4 x 6 P, 3 x 8 P,
+    // The misère outcomes of tests/python/test_boards.py's table: Cram 4 x 6 P, 3 x 8 P,
     // 2 x 16 N (on the threads).
     let games = games
         .into_iter()

@@ -9,7 +9,7 @@ from pathlib import Path
 import nimkit as nk
 from nimkit.games import ImpartialGame
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def native_families() -> list[str]:

@@ -6,7 +6,7 @@ function or method named ``svg`` or ``_repr_svg_``, which draws an object with
 TYPE_CHECKING:`` count too: a reader follows them as well.
 
 The imports are read from the source (``ast``), not from a running interpreter, so a
-lazy import in a function counts as much as one at the top. ``tests/layers.rs`` does
+lazy import in a function counts as much as one at the top. ``tests/integration/layers.rs`` does
 the same for the Rust core.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).parents[1] / "python" / "nimkit"
+PACKAGE = Path(__file__).parents[2] / "python" / "nimkit"
 
 #: The layers of nimkit, bottom (layer 1) to top, as docs/guide/development.md lists
 #: them. A new module goes in one of them.

@@ -53,7 +53,7 @@ def test_published_periods_and_their_exact_boundary(code, expected):
     assert needed == 2 * (max(preperiod, 1) + period) + rule.max_take
     assert rule.period(max_heap=needed - 1) == expected
     # The theorem's condition, checked apart from the search: one value fewer than it
-    # needs proves nothing (tests/take_and_break.rs tests the search at the boundary).
+    # needs proves nothing (tests/integration/take_and_break.rs tests the search at the boundary).
     values = np.ascontiguousarray(rule.recompute(needed, "naive"), dtype=np.uint32)
     assert rule.proves(values, preperiod, period)
     assert not rule.proves(values[:-1], preperiod, period)

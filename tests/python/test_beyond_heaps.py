@@ -1,8 +1,8 @@
 """Moore's Nim, coin turning, Turning Corners and Green Hackenbush from Python: brute
 force written here (the plain definition of each game, searched), the published
 values, and what a user sees (names, pictures, explanations, sums, play, errors).
-The native core is checked against its own exhaustive searches in tests/moore.rs,
-tests/coin_turning.rs and tests/hackenbush.rs."""
+The native core is checked against its own exhaustive searches in tests/integration/moore.rs,
+tests/integration/coin_turning.rs and tests/integration/hackenbush.rs."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 
 import nimkit as nk
 
-CZAJKA = Path(__file__).parent / "data" / "czajka"
+CZAJKA = Path(__file__).parents[1] / "data" / "czajka"
 COMPARED = 10**5
 
 
@@ -145,7 +145,7 @@ def test_out_of_range(digits: int, heaps: int) -> None:
 
 
 def test_command_prints_the_table() -> None:
-    from tests.test_cli import run
+    from tests.python.test_cli import run
 
     result = run("octal-classes", "--digits", "2")
     assert result.returncode == 0, result.stderr

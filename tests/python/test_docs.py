@@ -17,7 +17,7 @@ import pytest
 
 import nimkit
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 README = ROOT / "README.md"
 #: The README and the guide's chapters: each one's examples run in order, on their own.
 PAGES = [README, *sorted((ROOT / "docs" / "guide").glob("*.md"))]

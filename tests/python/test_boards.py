@@ -228,7 +228,7 @@ def test_node_kayles_on_3_by_n_grids():
 
 #: The guide's table of Cram rectangles: (misère outcome, normal-play value) by rows
 #: and columns (rows <= columns), as nimkit computes them; the method is checked
-#: against the brute force above and in tests/vertex_games.rs (every board up to 4 x 4).
+#: against the brute force above and in tests/integration/vertex_games.rs (every board up to 4 x 4).
 MISERE_CRAM = {
     1: ["N0", "P1", "P1", "N2", "N0", "N3"],
     2: ["N0", "P1", "N0", "P1", "N0"],

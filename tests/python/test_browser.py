@@ -3,7 +3,7 @@ chromium and chromium-driver, driven by selenium) runs examples/tour.ipynb, the
 SVG pictures render with a size, and a move played on the widget's board is
 answered. CI installs the browser (.ci/run); without it the test is skipped.
 
-Run alone: pytest tests/test_browser.py
+Run alone: pytest tests/python/test_browser.py
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
     reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
 )
 
-TOUR = Path(__file__).parents[1] / "examples" / "tour.ipynb"
+TOUR = Path(__file__).parents[2] / "examples" / "tour.ipynb"
 TOKEN = "nimkit-browser-test"
 
 

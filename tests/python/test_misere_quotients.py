@@ -308,7 +308,7 @@ def test_0_312_has_plambecks_genus_sequence_and_a_plus_a_is_zero():
 def miseresolver_quotients() -> list[tuple[str, int, int, str, list[str]]]:
     """tests/data/miseresolver_quotients.txt: (code, largest heap, order,
     presentation, each heap's element as a word), as MisereSolver printed them."""
-    path = Path(__file__).parent / "data" / "miseresolver_quotients.txt"
+    path = Path(__file__).parents[1] / "data" / "miseresolver_quotients.txt"
     lines = [line for line in path.read_text().splitlines() if line and line[0] != "#"]
     out = []
     for head, presentation, phi in zip(lines[::3], lines[1::3], lines[2::3], strict=True):
