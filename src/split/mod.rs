@@ -7,9 +7,11 @@
 //! - `pruned`: the value search with the pruning of Beling and Rogalski;
 //! - `table`: the transposition tables (private, or shared between threads);
 //! - `budget`: the memory bound, eviction and Ctrl-C;
+//! - `misere`: misère outcomes over multisets of component keys;
 //! - `parallel`: one component searched on several threads;
 //! - `saved`: a table as a checkpoint holds it.
 pub mod budget;
+pub mod misere;
 pub mod parallel;
 pub mod pruned;
 pub mod saved;

@@ -2,8 +2,15 @@
 //! another way: heaps under take-and-break codes (a component is a heap, its key its
 //! size; a move may split it) against the heap solver, and single Nim heaps (value
 //! n), past the search's 64 values.
+use std::sync::{Arc, Mutex};
+
 use nimkit::code::TakeAndBreak;
+use nimkit::heap::HeapRule;
+use nimkit::outcome::Outcome;
+use nimkit::rules::{Rules, TakeLimit};
+use nimkit::search::MultisetSolution;
 use nimkit::split::budget::Budget;
+use nimkit::split::misere::{self, Keyed, MisereSplit, Table};
 use nimkit::split::pruned::{Search, Split};
 use nimkit::split::table::Private;
 use rustc_hash::FxHashMap;
@@ -150,4 +157,120 @@ fn values_past_64_give_up_for_the_plain_search() {
     assert_eq!(value(&mut game, 64, &mut FxHashMap::default()), Some(64));
     assert_eq!(value(&mut game, 65, &mut FxHashMap::default()), None);
     assert_eq!(value(&mut game, 200, &mut table), None);
+}
+
+/// Heaps under a take-and-break code in misère play, on the engine's misère search:
+/// a component is a heap, keyed by its size, or `STAR` if every move empties it of
+/// moves (then it is *).
+struct MisereHeaps<'a> {
+    code: &'a TakeAndBreak,
+    table: Mutex<Table<u64>>,
+}
+
+const STAR: u64 = u64::MAX;
+
+impl MisereSplit for MisereHeaps<'_> {
+    type Part = Vec<u64>;
+    type Key = u64;
+    type Scratch = ();
+
+    fn scratch(&self, _size: u32) -> nimkit::error::Result<()> {
+        Ok(())
+    }
+
+    fn table(&self) -> &Mutex<Table<u64>> {
+        &self.table
+    }
+
+    fn size(&self, position: &Vec<u64>) -> u32 {
+        position.iter().sum::<u64>() as u32
+    }
+
+    fn has_move(&self, position: &Vec<u64>) -> bool {
+        position.iter().any(|&n| self.code.has_move(n))
+    }
+
+    fn keyed(&self, position: &Vec<u64>, _: &mut (), out: &mut Keyed<Vec<u64>, u64>) {
+        for &n in position.iter().filter(|&&n| self.code.has_move(n)) {
+            let star = self.options(&vec![n]).iter().all(|o| !self.has_move(o));
+            out.push((vec![n], if star { STAR } else { n }));
+        }
+    }
+
+    fn is_star(&self, key: &u64) -> bool {
+        *key == STAR
+    }
+
+    fn options(&self, part: &Vec<u64>) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        Heaps(self.code).options(part, &mut out);
+        out
+    }
+
+    fn key_heap(&self, parts: usize) -> usize {
+        parts * 8
+    }
+
+    fn bytes(&self, parts: usize) -> usize {
+        parts * 32
+    }
+
+    fn key_size(&self, key: &[u64]) -> u32 {
+        key.iter()
+            .map(|&k| if k == STAR { 1 } else { k as u32 })
+            .sum()
+    }
+}
+
+/// The engine's misère search on heaps equals the heap solver's exhaustive search
+/// (`MultisetSolution`) on single heaps and on sums of two and three, for codes
+/// that split into two and three and whose heaps are * (cancelled in pairs), with
+/// one table for all the positions and, in 48 KiB, with eviction
+/// (which some codes' tables need).
+#[test]
+fn take_and_break_heaps_in_misere_play_equal_the_heap_solver() {
+    let mut evicted = false;
+    for (code, most) in [
+        ("0.77", 24),
+        ("0.07", 24),
+        ("0.137", 24),
+        ("0.6", 20),
+        ("0.007", 18),
+        ("4.7", 14),
+    ] {
+        let rules = TakeAndBreak::parse(code).unwrap();
+        let shared = MisereHeaps {
+            code: &rules,
+            table: Mutex::default(),
+        };
+        let misere = Rules::new(
+            true,
+            TakeLimit::Uniform(HeapRule::Code(Arc::new(TakeAndBreak::parse(code).unwrap()))),
+        );
+        let misere = misere.unwrap();
+        let mut positions: Vec<Vec<u64>> = (0..=most).map(|n| vec![n]).collect();
+        positions.extend((1..most / 2).flat_map(|a| (a..most / 2).map(move |b| vec![a, b])));
+        positions.extend([vec![1, 2, 3], vec![2, 2, 5], vec![3, 4, 5], vec![1, 1, 1]]);
+        for heaps in positions {
+            let solution = MultisetSolution::solve(&heaps, &misere, u64::MAX).unwrap();
+            let expected = solution.outcome(&heaps) == Outcome::N;
+            let found = misere::wins(&shared, &heaps, Budget::default(), &|_| {}).unwrap();
+            assert_eq!(found, expected, "{code}: {heaps:?}");
+            let [alone, bounded] = [0, 1].map(|_| MisereHeaps {
+                code: &rules,
+                table: Mutex::default(),
+            });
+            let budget = Budget {
+                max_memory: 48 << 10,
+                evict: true,
+                ..Budget::default()
+            };
+            let found = misere::wins(&bounded, &heaps, budget, &|_| {}).unwrap();
+            assert_eq!(found, expected, "{code}: {heaps:?} in 48 KiB");
+            misere::wins(&alone, &heaps, Budget::default(), &|_| {}).unwrap();
+            let size = |game: &MisereHeaps| game.table.lock().unwrap().len();
+            evicted |= size(&bounded) < size(&alone);
+        }
+    }
+    assert!(evicted, "48 KiB held every table");
 }

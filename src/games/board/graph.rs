@@ -28,10 +28,8 @@ use super::sets::{has, heap_of, is_empty, key_bits, members, Bits, Key};
 use crate::base::alloc;
 use crate::base::error::Result;
 use crate::split::budget::Evictions;
+use crate::split::misere::Table;
 use crate::split::pruned::Split;
-
-/// The misère table: whether the player to move wins, by whole position.
-pub(super) type Misere = FxHashMap<Box<[Key]>, bool>;
 
 /// A graph, the moves played on it and the values learned so far.
 #[derive(Debug)]
@@ -42,7 +40,7 @@ pub struct Deletion {
     pub(super) canon: Canon,
     pub(super) values: Mutex<FxHashMap<Key, u32>>,
     pub(super) boards: Tables,
-    pub(super) misere: Mutex<Misere>,
+    pub(super) misere: Mutex<Table<Key>>,
     /// The values of paths and cycles (`lines`), made by the first search.
     pub(super) lines: OnceLock<Lines>,
     /// How the evictions of a search went (`evicting`), kept across the steps of a
@@ -333,7 +331,7 @@ impl Split for Graph<'_> {
     }
 
     fn key_heap(&self) -> usize {
-        self.0.key_heap()
+        self.0.component_key_heap()
     }
 
     fn heap_of(&self, key: &Key) -> usize {

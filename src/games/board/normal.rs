@@ -96,7 +96,7 @@ impl Deletion {
         let board = self.boards.evict(bound)?;
         let mut graph = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         let poll = &mut Poll::default();
-        Ok(board + table::evict(&mut graph, bound, self.key_heap(), key_bits, poll)?)
+        Ok(board + table::evict(&mut graph, bound, self.component_key_heap(), key_bits, poll)?)
     }
 
     pub(super) fn value_once(
@@ -189,16 +189,16 @@ impl Deletion {
         }
         let first = Frame::new(self, component, key);
         let mut spend = Spend::new(budget);
-        spend.count(values, self.key_heap());
-        spend.charge(self.bytes(first.options.len()))?;
+        spend.count(values, self.component_key_heap());
+        spend.charge(self.set_bytes(first.options.len()))?;
         let mut stack = vec![first];
         while let Some(frame) = stack.last_mut() {
             spend.tick()?;
             let Some(option) = frame.options.get(frame.next) else {
                 let frame = stack.pop().expect("the loop holds a frame");
-                spend.release(self.bytes(frame.options.len()));
+                spend.release(self.set_bytes(frame.options.len()));
                 let value = mex::of_bits(frame.seen.iter().copied());
-                spend.room(values, self.key_heap())?;
+                spend.room(values, self.component_key_heap())?;
                 remember(values, frame.key, value, report);
                 if stack.is_empty() {
                     return Ok(value);
@@ -220,7 +220,7 @@ impl Deletion {
             match missing {
                 Some((part, key)) => {
                     let child = Frame::new(self, part, key);
-                    spend.charge(self.bytes(child.options.len()))?;
+                    spend.charge(self.set_bytes(child.options.len()))?;
                     alloc::grow(&mut stack)?;
                     stack.push(child);
                 }
