@@ -6,7 +6,7 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::board::{Applied, Board, BoardError, Policy};
+use super::agent_board::{Applied, Board, BoardError, Policy};
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::pool;

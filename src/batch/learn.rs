@@ -5,7 +5,7 @@
 //! `board.actions()` entries a position.
 use rayon::prelude::*;
 
-use super::board::{Board, BoardError};
+use super::agent_board::{Board, BoardError};
 use crate::base::error::Result;
 use crate::base::interrupt;
 
@@ -101,7 +101,7 @@ pub fn judge(board: &Board, rows: &[u64], actions: &[i64], out: &mut [Verdict]) 
             for ((row, &action), out) in rows.chunks_exact(m).zip(actions).zip(out) {
                 after.copy_from_slice(row);
                 *out = match board.apply(&mut after, action) {
-                    super::board::Applied::Illegal => Verdict::Illegal,
+                    super::agent_board::Applied::Illegal => Verdict::Illegal,
                     _ if board.is_p(&after) => Verdict::Wins,
                     _ => Verdict::Loses,
                 };

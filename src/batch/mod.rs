@@ -6,7 +6,7 @@
 //! (specialised for common heap counts so that the compiler vectorises them); every
 //! other layout goes through ndarray's parallel `Zip` over lanes. Results never
 //! depend on the thread count: each position is computed on its own.
-pub mod board;
+pub mod agent_board;
 mod byte_rows;
 mod caps;
 pub mod envs;

@@ -1,6 +1,7 @@
 //! The pyo3 binding layer: conversion, validation, GIL release, error mapping.
 //! No game logic lives here.
 mod batch;
+mod boards;
 mod classical;
 mod code;
 mod convert;
@@ -9,8 +10,8 @@ mod families;
 mod games;
 mod moves;
 mod nimber;
-mod play;
-mod played;
+mod play_any;
+mod play_heaps;
 mod position;
 mod progress;
 mod quotient;
@@ -19,7 +20,6 @@ mod rules;
 mod scalar;
 mod subtraction;
 mod tables;
-mod vertex;
 
 /// Native core of nimkit; use the `nimkit` package, not this module.
 #[pyo3::pymodule(name = "_core")]
@@ -28,6 +28,11 @@ mod core_module {
     use super::batch::{
         batch_count_winning_moves, batch_is_p_position, batch_nim_sum, batch_winning_move,
         batch_winning_split,
+    };
+    #[pymodule_export]
+    use super::boards::{
+        board_size, cram_table, vertex_edges, vertex_names, vertex_restore, vertex_tables,
+        vertex_value,
     };
     #[pymodule_export]
     use super::classical::{
@@ -47,9 +52,9 @@ mod core_module {
     #[pymodule_export]
     use super::nimber::{nim_inverse_array, nim_inverse_int, nim_multiply_array, nim_multiply_int};
     #[pymodule_export]
-    use super::play::{simulate, PyGame, PyPlayer};
+    use super::play_any::PyPlayed;
     #[pymodule_export]
-    use super::played::PyPlayed;
+    use super::play_heaps::{simulate, PyGame, PyPlayer};
     #[pymodule_export]
     use super::position::PyPosition;
     #[pymodule_export]
@@ -64,11 +69,6 @@ mod core_module {
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
-    #[pymodule_export]
-    use super::vertex::{
-        board_size, cram_table, vertex_edges, vertex_names, vertex_restore, vertex_tables,
-        vertex_value,
-    };
 
     use pyo3::prelude::*;
 

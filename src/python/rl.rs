@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::rules::PyRules;
 use crate::base::alloc;
-use crate::batch::board::{Board, Policy};
+use crate::batch::agent_board::{Board, Policy};
 use crate::batch::envs::{Envs, First, Start};
 use crate::batch::learn::{self, Ranked, Verdict};
 

@@ -7,7 +7,7 @@ use std::sync::{Mutex, PoisonError};
 use super::convert::{self, UInt};
 use super::games::PyNativeGame;
 use super::moves::{py_moves, PyMove};
-use super::played::PyPlayed;
+use super::play_any::PyPlayed;
 use super::position::PyPosition;
 use super::rules::PyRules;
 use crate::base::outcome::Outcome;
