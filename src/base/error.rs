@@ -94,7 +94,7 @@ pub enum Error {
     #[error("misère play of subtraction sets other than {{1..k}} has no closed form; search it")]
     NoClosedForm,
 
-    #[error("{0} is for Nim and take limits, not subtraction sets; use nimkit.solve")]
+    #[error("{0} is for Nim and take limits, not subtraction sets")]
     NotForSets(&'static str),
 
     #[error("{heaps} heaps are more than the {limit} a P-position table is made for")]
@@ -205,14 +205,14 @@ pub enum Error {
     TooManyOptions { heap: u64, options: u64, limit: u64 },
 
     #[error(
-        "the code {code} splits heaps, so it must be the rule of every heap (code=...), \
+        "the code {code} splits heaps, so it must be the rule of every heap, \
          not of one heap among others"
     )]
     SplitPerHeap { code: String },
 
     #[error(
         "{0} is not available for take-and-break codes that split heaps; solve positions \
-         one by one (Position.outcome, Position.winning_moves, nimkit.Game)"
+         one by one"
     )]
     NotForSplits(&'static str),
 

@@ -40,8 +40,18 @@ impl From<Error> for PyErr {
         } else if err.is_illegal_move() {
             IllegalMoveError::new_err(err.to_string())
         } else {
-            PyValueError::new_err(err.to_string())
+            PyValueError::new_err(format!("{err}{}", in_python(&err)))
         }
+    }
+}
+
+/// What the core's message means in Python's terms, where it names no Python itself.
+fn in_python(err: &Error) -> &'static str {
+    match err {
+        Error::NotForSets(_) => "; use nimkit.solve",
+        Error::NotForSplits(_) => " (Position.outcome, Position.winning_moves, nimkit.Game)",
+        Error::SplitPerHeap { .. } => " (code=...)",
+        _ => "",
     }
 }
 
