@@ -116,8 +116,10 @@ pub enum Error {
     #[error("abandoned: the work this search was part of ended")]
     Abandoned,
 
-    /// `made_room`: the search had made room in its table by eviction in this step
-    /// (its caller gives the next step longer: `Deletion::value`).
+    /// A search unwinding at the time it was given to pause at, as it does on Ctrl-C:
+    /// no answer and no failure, for the entry point that set the time answers
+    /// `split::budget::Step::Paused` with `made_room` (whether it had made room in
+    /// its table by eviction in this step).
     #[error("paused: the search ran for the time it was given")]
     Paused { made_room: bool },
 

@@ -133,6 +133,13 @@ pub trait Game: Debug + Send + Sync + 'static {
         false
     }
 
+    /// What the family's binding reads beyond the protocol, one type for the whole
+    /// family (the games on graphs and boards: `board::on_graph::Played`), so that no
+    /// binding downcasts to each family's own type.
+    fn extra(&self) -> Option<&dyn Any> {
+        None
+    }
+
     /// Whether two family objects are the same game (positions aside): by default the
     /// same object (a callback, a graph); families given by value override it.
     fn same_game(&self, other: &Self) -> bool {
@@ -294,6 +301,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// The game as `Any`, for what asks after one family (a sum merges heaps).
     fn as_any(&self) -> &dyn Any;
 
+    /// What the family's binding reads beyond the protocol (`Game::extra`).
+    fn extra(&self) -> Option<&dyn Any>;
+
     /// Equality with a game of any family (same family and position).
     fn equals(&self, other: &dyn AnyGame) -> bool;
 
@@ -447,6 +457,10 @@ impl<G: Game> AnyGame for At<G> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn extra(&self) -> Option<&dyn Any> {
+        self.game.extra()
     }
 
     fn equals(&self, other: &dyn AnyGame) -> bool {

@@ -10,42 +10,34 @@ use pyo3::prelude::*;
 use super::convert::UInt;
 use super::games::{memory, PyNativeGame};
 use crate::base::alloc;
-use crate::base::error::Error;
-use crate::games::arc_kayles::ArcKayles;
 use crate::games::board::graph::Deletion;
 use crate::games::board::kinds::Canon;
+use crate::games::board::on_graph::Played;
 use crate::games::board::sets::Bits;
-use crate::games::cram::{self, Cram};
-use crate::games::node_kayles::NodeKayles;
-use crate::games::At;
-use crate::split::budget::Budget;
+use crate::games::cram;
+use crate::split::budget::{Budget, Step};
 use crate::split::saved::Saved;
 
 /// The engine of a Node Kayles, Arc Kayles or Cram game, with its tag.
 fn engine(game: &PyNativeGame) -> PyResult<(&Deletion, Option<&Py<PyAny>>)> {
-    let (engine, tag, _) = played(game)?;
-    Ok((engine, tag))
+    let played = game.0.extra().and_then(|e| e.downcast_ref::<Played>());
+    let Some(Played { engine, tag }) = played else {
+        return Err(PyTypeError::new_err(format!(
+            "a {} game is not played on a graph",
+            game.0.family()
+        )));
+    };
+    Ok((
+        engine,
+        tag.as_ref().and_then(|t| t.downcast_ref::<Py<PyAny>>()),
+    ))
 }
 
-/// The engine of a Node Kayles, Arc Kayles or Cram game, its tag, and the vertices
-/// left.
-fn played<'a>(game: &'a PyNativeGame) -> PyResult<(&'a Deletion, Option<&'a Py<PyAny>>, &'a Bits)> {
-    let any = game.0.as_any();
-    let tag =
-        |t: Option<&'a crate::games::defined::Tag>| t.and_then(|t| t.downcast_ref::<Py<PyAny>>());
-    if let Some(at) = any.downcast_ref::<At<NodeKayles>>() {
-        return Ok((at.game.engine(), tag(at.game.tag()), &at.position));
-    }
-    if let Some(at) = any.downcast_ref::<At<ArcKayles>>() {
-        return Ok((at.game.engine(), tag(at.game.tag()), &at.position));
-    }
-    if let Some(at) = any.downcast_ref::<At<Cram>>() {
-        return Ok((at.game.engine(), None, &at.position));
-    }
-    Err(PyTypeError::new_err(format!(
-        "a {} game is not played on a graph",
-        game.0.family()
-    )))
+/// The engine of a Node Kayles, Arc Kayles or Cram game and the vertices left.
+fn played(game: &PyNativeGame) -> PyResult<(&Deletion, Bits)> {
+    let (engine, _) = engine(game)?;
+    let left = game.0.numbers().unwrap_or_default();
+    Ok((engine, engine.set_of(left)?))
 }
 
 /// The names of a graph's vertices, as the Python class gave them.
@@ -86,12 +78,12 @@ pub fn vertex_value(
     cells: Option<Vec<UInt>>,
     evict: bool,
 ) -> PyResult<Option<u64>> {
-    let (engine, _, played) = played(&game)?;
+    let (engine, played) = played(&game)?;
     let chosen = match cells {
         Some(cells) => Some(engine.set_of(cells.iter().map(|c| c.0))?),
         None => None,
     };
-    let position = chosen.as_ref().unwrap_or(played);
+    let position = chosen.as_ref().unwrap_or(&played);
     let until = match seconds {
         None => None,
         Some(s) if s.is_finite() && s >= 0.0 => {
@@ -105,18 +97,22 @@ pub fn vertex_value(
     };
     let budget = Budget {
         max_memory: memory(max_memory),
-        until,
         evict,
+        ..Budget::default()
     };
     let report = |n: usize| {
         if let Some(bar) = &progress {
             super::progress::tell(bar, n);
         }
     };
-    match py.detach(|| engine.value(position, budget, &report)) {
-        Err(Error::Paused { .. }) => super::errors::unless_stopped(Ok(None)),
-        found => super::errors::unless_stopped(found).map(Some),
-    }
+    let found = py.detach(|| match until {
+        None => engine.value(position, budget, &report).map(Step::Done),
+        Some(until) => engine.value_until(position, budget, until, &report),
+    });
+    Ok(match super::errors::unless_stopped(found)? {
+        Step::Done(value) => Some(value),
+        Step::Paused { .. } => None,
+    })
 }
 
 /// One table a checkpoint keeps: its name and its keys' lengths, words and values.

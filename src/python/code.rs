@@ -155,7 +155,7 @@ impl PyTakeAndBreak {
     /// With ``checkpoint`` (a directory), a long run survives a restart: the values
     /// are computed into a memory-mapped file there (``keep_values_in``), their
     /// SHA-256 written about every ``every`` seconds, atomically, and a run with the
-    /// same directory resumes from them (see ``nimkit.checkpoint``). The values are
+    /// same directory resumes from them (see ``nimkit.sequence_checkpoint``). The values are
     /// then returned as that file, memory-mapped read-only (in the narrowest dtype,
     /// as computed): a run past memory returns without a copy.
     ///
@@ -173,7 +173,7 @@ impl PyTakeAndBreak {
         let count = count.0;
         check_count(count)?;
         if let Some(directory) = checkpoint {
-            let module = py.import("nimkit.checkpoint")?;
+            let module = py.import("nimkit.sequence_checkpoint")?;
             module
                 .getattr("run")?
                 .call1((slf, count, progress, directory, every))?;
@@ -222,7 +222,7 @@ impl PyTakeAndBreak {
     /// narrower file is left as it was). The file's first ``count`` values are taken
     /// as this code's (the first 1000 are checked against the definition: ValueError
     /// naming the first that differs; check the rest yourself, as
-    /// ``nimkit.checkpoint`` does by SHA-256), what it holds past them is dropped,
+    /// ``nimkit.sequence_checkpoint`` does by SHA-256), what it holds past them is dropped,
     /// and the values known past them are written there. Nothing changes when the
     /// values are in that file already. OSError when the file cannot be used,
     /// ValueError for another extension. Every ``TakeAndBreak`` of this code in the

@@ -124,7 +124,7 @@ pub fn heaps(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
 pub fn py_outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>> {
     static OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let enum_type = OUTCOME.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("nimkit.position")?.getattr("Outcome")?.unbind())
+        Ok::<_, PyErr>(py.import("nimkit.outcome")?.getattr("Outcome")?.unbind())
     })?;
     let name = match outcome {
         Outcome::P => "P",

@@ -1,8 +1,8 @@
 //! What a search of a game on a graph or board may spend: the bytes of the table it
 //! fills and of its stack (`max_memory`: MemoryError past it, with a message that
 //! names the bound, or room made by eviction: `evict`), and the time it runs before
-//! it hands control back with `Error::Paused` so that its caller can save what it
-//! learned (`until`).
+//! it hands control back so that its caller can save what it learned (`until`: the
+//! search unwinds as on Ctrl-C, and its entry point answers `Step::Paused`).
 //!
 //! The table is counted as hashbrown lays it out (a power of two of buckets, each an
 //! entry and a control byte, kept at most 7/8 full) plus what its keys hold on the
@@ -28,7 +28,7 @@ pub const STALLS: u32 = 5;
 pub struct Budget {
     /// The most bytes the table a search fills and its stack may hold.
     pub max_memory: u64,
-    /// When to stop with `Error::Paused`, if ever.
+    /// When to pause, if ever (set by the entry points that answer a `Step`).
     pub until: Option<Instant>,
     /// Whether a search of a graph or board that reaches `max_memory` drops what it
     /// learned of its smallest components (normal play) or positions (misère play)
@@ -45,6 +45,15 @@ impl Default for Budget {
             evict: false,
         }
     }
+}
+
+/// How a search given a time to pause at ends: with its answer, or paused, what it
+/// learned kept for the next step (`made_room`: it had made room in place by
+/// eviction, so the steps after it are made longer: `Evictions::stretch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<T> {
+    Done(T),
+    Paused { made_room: bool },
 }
 
 /// The most bytes of stack a search holds when no bound is given: a search deeper

@@ -17,7 +17,7 @@ use nimkit::heap::HeapRule;
 use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::solver::Solver;
-use nimkit::split::budget::Budget;
+use nimkit::split::budget::{Budget, Step};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -435,7 +435,7 @@ fn eviction_keeps_a_bounded_search_going() {
     }
 }
 
-/// A search given a time to stop at hands back `Paused`, keeps what it learned, and
+/// A search given a time to stop at hands back `Step::Paused`, keeps what it learned, and
 /// asked again goes on to the value: many short runs give what one long one does.
 #[test]
 fn paused_searches_resume() {
@@ -449,21 +449,18 @@ fn paused_searches_resume() {
         let cram = Cram::board(rows, cols).unwrap();
         let engine = cram.engine();
         // A time already past stops the search once it has learned a value.
-        let past = Budget {
-            until: Some(Instant::now()),
-            ..Budget::default()
-        };
-        let Err(Error::Paused { .. }) = engine.value(&all, past, &|_| {}) else {
-            panic!("{rows} x {cols} ran past its time");
+        let past = engine.value_until(&all, Budget::default(), Instant::now(), &|_| {});
+        let Ok(Step::Paused { .. }) = past else {
+            panic!("{rows} x {cols} ran past its time: {past:?}");
         };
         let found = loop {
-            let budget = Budget {
-                until: Some(Instant::now() + Duration::from_millis(2)),
-                ..Budget::default()
-            };
-            match engine.value(&all, budget, &|_| {}) {
-                Err(Error::Paused { .. }) => continue,
-                other => break other.unwrap(),
+            let until = Instant::now() + Duration::from_millis(2);
+            match engine
+                .value_until(&all, Budget::default(), until, &|_| {})
+                .unwrap()
+            {
+                Step::Paused { .. } => continue,
+                Step::Done(value) => break value,
             }
         };
         assert_eq!(found, wanted, "{rows} x {cols}");

@@ -2,6 +2,7 @@
 //! bitboards (`grid`) or the pruned search of a graph, with eviction past the memory
 //! bound; and the plain search that checks them.
 use std::sync::PoisonError;
+use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
@@ -11,24 +12,48 @@ use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
 use crate::base::mex;
-use crate::split::budget::Evictions;
-use crate::split::budget::{Budget, Spend, STALLS};
+use crate::split::budget::{Budget, Evictions, Spend, Step, STALLS};
 use crate::split::pruned::{Search, Wide};
 use crate::split::table::remember;
 use crate::split::table::{self, Private};
 
 impl Deletion {
-    /// The normal-play Grundy value of `set` within `budget`; `report` hears now and
-    /// then how many components are valued. Boards go to their bitboards (`grid`);
-    /// other graphs are searched with pruning (`pruned`), or plainly if a value of 64
-    /// or more comes up.
+    /// The normal-play Grundy value of `set` within `budget`, searched to the end
+    /// (a search in steps is `value_until`); `report` hears now and then how many
+    /// components are valued. Boards go to their bitboards (`grid`); other graphs are
+    /// searched with pruning (`pruned`), or plainly if a value of 64 or more comes up.
     pub fn value(
         &self,
         set: &[u64],
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<u64> {
+        let budget = Budget {
+            until: None,
+            ..budget
+        };
         self.evicting(budget, |budget| self.value_once(set, budget, report))
+    }
+
+    /// The value of `set` as `value` finds it, searched until `until` at most:
+    /// `Step::Paused` if the time ran out first, what the search learned kept, so that
+    /// asking again goes on (a run with a checkpoint saves between its steps).
+    pub fn value_until(
+        &self,
+        set: &[u64],
+        budget: Budget,
+        until: Instant,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<Step<u64>> {
+        let budget = Budget {
+            until: Some(until),
+            ..budget
+        };
+        match self.evicting(budget, |budget| self.value_once(set, budget, report)) {
+            Ok(value) => Ok(Step::Done(value)),
+            Err(Error::Paused { made_room }) => Ok(Step::Paused { made_room }),
+            Err(error) => Err(error),
+        }
     }
 
     /// `ask`, and with `budget.evict` asked again each time it stops at the bound
@@ -283,16 +308,16 @@ mod tests {
                 steps += 1;
                 let budget = Budget {
                     max_memory: 32 << 10,
-                    until: Some(std::time::Instant::now() + step),
                     evict: true,
+                    ..Budget::default()
                 };
-                match engine.value(&set, budget, &|_| {}) {
-                    Err(Error::Paused { made_room: true }) => made_room += 1,
-                    Err(Error::Paused { made_room: false }) => {}
+                match engine.value_until(&set, budget, Instant::now() + step, &|_| {}) {
+                    Ok(Step::Paused { made_room: true }) => made_room += 1,
+                    Ok(Step::Paused { made_room: false }) => {}
                     found => break found,
                 }
             });
-            assert_eq!(found.unwrap(), 2);
+            assert_eq!(found, Ok(Step::Done(2)));
             assert!(made_room > 0, "no pause after making room in {steps} steps");
         }
     }

@@ -1,4 +1,5 @@
 //! The vertex-deletion engine as a family of games (`Game`).
+use std::any::Any;
 use std::fmt::Debug;
 use std::hash::Hasher;
 use std::marker::PhantomData;
@@ -18,12 +19,20 @@ pub trait Rule: Debug + Send + Sync + 'static {
     const MOVES: Moves;
 }
 
+/// What a vertex-deletion game is played on, whatever its rule: the engine, and what
+/// its caller keeps with it (the vertices' names). The binding layer reads it through
+/// `Game::extra`, one type for every rule.
+#[derive(Debug)]
+pub struct Played {
+    pub engine: Deletion,
+    pub tag: Option<Tag>,
+}
+
 /// A family of vertex-deletion games on one graph; a position is the set of vertices
 /// left.
 #[derive(Debug)]
 pub struct OnGraph<R: Rule> {
-    engine: Deletion,
-    tag: Option<Tag>,
+    played: Played,
     memo: Memo<Bits>,
     rule: PhantomData<R>,
 }
@@ -46,8 +55,7 @@ impl<R: Rule> OnGraph<R> {
 
     fn of(engine: Deletion) -> Self {
         OnGraph {
-            engine,
-            tag: None,
+            played: Played { engine, tag: None },
             memo: Memo::default(),
             rule: PhantomData,
         }
@@ -56,17 +64,20 @@ impl<R: Rule> OnGraph<R> {
     /// The game with what the caller keeps with it (the vertices' names).
     pub fn tagged(self, tag: Tag) -> Self {
         OnGraph {
-            tag: Some(tag),
+            played: Played {
+                tag: Some(tag),
+                ..self.played
+            },
             ..self
         }
     }
 
     pub fn tag(&self) -> Option<&Tag> {
-        self.tag.as_ref()
+        self.played.tag.as_ref()
     }
 
     pub fn engine(&self) -> &Deletion {
-        &self.engine
+        &self.played.engine
     }
 }
 
@@ -75,22 +86,26 @@ impl<R: Rule> Game for OnGraph<R> {
     const FAMILY: &'static str = R::FAMILY;
 
     fn options(&self, p: &Bits, out: &mut Vec<Bits>) -> Result<()> {
-        out.extend(self.engine.options(p));
+        out.extend(self.engine().options(p));
         Ok(())
     }
 
     fn value(&self, p: &Bits, limits: &Limits) -> Result<Option<Value>> {
-        let value = self.engine.value(p, budget(limits), limits.report)?;
+        let value = self.engine().value(p, budget(limits), limits.report)?;
         Ok(Some(Value::Finite(value)))
     }
 
     fn normal(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
-        let lost = self.engine.value_is(p, 0, budget(limits), limits.report)?;
+        let lost = self
+            .engine()
+            .value_is(p, 0, budget(limits), limits.report)?;
         Ok(Some(if lost { Outcome::P } else { Outcome::N }))
     }
 
     fn misere(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
-        let wins = self.engine.misere_wins(p, budget(limits), limits.report)?;
+        let wins = self
+            .engine()
+            .misere_wins(p, budget(limits), limits.report)?;
         Ok(Some(if wins { Outcome::N } else { Outcome::P }))
     }
 
@@ -110,14 +125,18 @@ impl<R: Rule> Game for OnGraph<R> {
         true
     }
 
+    fn extra(&self) -> Option<&dyn Any> {
+        Some(&self.played)
+    }
+
     fn same_game(&self, other: &Self) -> bool {
-        let (a, b) = (&self.engine, &other.engine);
+        let (a, b) = (self.engine(), other.engine());
         (a.vertices, a.canon, &a.adjacency) == (b.vertices, b.canon, &b.adjacency)
     }
 
     fn hash_game(&self, state: &mut dyn Hasher) {
-        state.write_usize(self.engine.vertices);
-        state.write_usize(self.engine.edges().len());
+        state.write_usize(self.engine().vertices);
+        state.write_usize(self.engine().edges().len());
     }
 }
 
