@@ -31,6 +31,7 @@ from .misere import Genus
 from .misere_codes import MisereTableRow, misere_table
 from .nimbers import nim_inverse, nim_multiply
 from .octal import OctalClass, octal_equivalences
+from .outcome import Outcome
 from .playing import (
     ComputerPlayer,
     FalliblePlayer,
@@ -41,7 +42,7 @@ from .playing import (
     Simulation,
     simulate,
 )
-from .position import Move, Outcome, Position
+from .position import Move, Position
 from .rules import Rules
 from .solve import Solution, solve
 from .tables import count_p_positions, p_positions

@@ -11,7 +11,7 @@ from typing_extensions import Self, disjoint_base
 
 from .certificate import PeriodCertificate
 from .misere import Genus
-from .position import Outcome
+from .outcome import Outcome
 
 __all__ = [
     "BUILD",

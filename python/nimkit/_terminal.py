@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .games import ImpartialGame
+from .outcome import Outcome
 from .playing import ComputerPlayer, Game, PerfectPlayer
-from .position import Move, Outcome, Position
+from .position import Move, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, Variant
 
 HELP = (

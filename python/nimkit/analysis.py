@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Literal, SupportsIndex
 
 from . import _core
 from ._text import MAX_LISTED, WHY, becomes, digital_sum_table
-from .position import Move, Outcome, Position
+from .outcome import Outcome
+from .position import Move, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules
 
 if TYPE_CHECKING:

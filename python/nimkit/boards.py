@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 from . import _core, board_checkpoint
 from ._progress import Counter, counter
 from .games import ImpartialGame, _with_bar
-from .position import Outcome
+from .outcome import Outcome
 from .rules import DEFAULT_MAX_POSITIONS
 
 if TYPE_CHECKING:

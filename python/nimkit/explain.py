@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, SupportsIndex
 
 from ._text import WHY, becomes, digital_sum_table
 from .analysis import Analysis, analyse
-from .position import Outcome, Position
+from .outcome import Outcome
+from .position import Position
 from .rules import Rules
 
 if TYPE_CHECKING:

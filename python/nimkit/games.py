@@ -23,7 +23,8 @@ from typing import Any, ClassVar, SupportsIndex, TypeVar
 import numpy as np
 
 from . import _core
-from .position import Outcome, Position
+from .outcome import Outcome
+from .position import Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, rules_or_default
 
 

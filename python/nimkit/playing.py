@@ -12,7 +12,8 @@ import numpy.typing as npt
 from . import _core
 from ._seeds import Seed, seed_value
 from .games import Heaps, ImpartialGame
-from .position import Move, Outcome, Position
+from .outcome import Outcome
+from .position import Move, Position
 from .rules import DEFAULT_MAX_POSITIONS, Rules, position_and_rules, rules_or_default
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .position import Outcome, Position
+from .outcome import Outcome
+from .position import Position
 from .rules import Rules, rules_or_default
 
 

@@ -21,8 +21,9 @@ from . import svg as draw
 from ._extras import require
 from ._terminal import take_back
 from .games import Heaps, ImpartialGame
+from .outcome import Outcome
 from .playing import ComputerPlayer, Game, M, PerfectPlayer
-from .position import Move, Outcome, Position
+from .position import Move, Position
 from .presets import variant as preset
 from .rules import Rules, Variant
 

@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     (
         "positions and rules",
         [
+            "nimkit.outcome",
             "nimkit.position",
             "nimkit.rules",
             "nimkit.presets",
@@ -66,7 +67,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.batch",
             "nimkit.frames",
             "nimkit._classify",
-            "nimkit.checkpoint",
+            "nimkit.sequence_checkpoint",
             "nimkit.misere_codes",
         ],
     ),

@@ -362,7 +362,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="DIR",
         help="write the values and their SHA-256 to DIR as they grow, and resume from "
-        "DIR (see nimkit.checkpoint); the values are then not printed unless -o is given",
+        "DIR (see nimkit.sequence_checkpoint); the values are then not printed unless -o is given",
     )
     grundy_cmd.add_argument(
         "--every",
@@ -476,7 +476,7 @@ def _grundy(args: argparse.Namespace) -> int:
         raise SystemExit("nimkit grundy: one code at a time, unless --statistics")
     rule = TakeAndBreak(args.code[0])
     if args.checkpoint is not None:
-        from ..checkpoint import read, run
+        from ..sequence_checkpoint import read, run
 
         run(rule, args.count, args.progress, args.checkpoint, args.every)
         if args.output is None and not args.statistics:

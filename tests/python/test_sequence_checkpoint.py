@@ -1,4 +1,4 @@
-"""Grundy-sequence runs that survive a restart (nimkit.checkpoint): a killed run
+"""Grundy-sequence runs that survive a restart (nimkit.sequence_checkpoint): a killed run
 resumes and gives the same values and SHA-256 as an uninterrupted one."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import nimkit as nk
-from nimkit.checkpoint import read, values
 from nimkit.cli import main
+from nimkit.sequence_checkpoint import read, values
 
 from .children import RESTORE_SIGINT
 
