@@ -59,6 +59,7 @@ __all__ = [
     "solve_box",
     "solve_outcomes",
     "vertex_edges",
+    "vertex_every_position",
     "vertex_names",
     "vertex_restore",
     "vertex_tables",
@@ -524,6 +525,14 @@ def vertex_value(
     cells: list[int] | None = None,
     evict: bool = False,
 ) -> int | None: ...
+def vertex_every_position(
+    game: NativeGame,
+) -> tuple[
+    np.ndarray[Any, np.dtype[np.uint32]],
+    np.ndarray[Any, np.dtype[np.uint32]],
+    np.ndarray[Any, np.dtype[np.uint8]],
+    np.ndarray[Any, np.dtype[np.uint8]],
+]: ...
 def vertex_tables(
     game: NativeGame,
 ) -> list[

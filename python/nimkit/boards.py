@@ -14,7 +14,11 @@ import operator
 import os
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
 
 from . import _core, board_checkpoint
 from ._progress import Counter, counter
@@ -227,6 +231,56 @@ class _Deleting(ImpartialGame):
             lambda bar: self._native.winning_moves(misere, max_positions, bar, memory, evict),
         )
         return [ImpartialGame._of(n) for n in found]
+
+    def value_table(self) -> ValueTable:
+        """The Grundy value and misère outcome of every position of the game's graph
+        (every subset of its vertices: at most 26), computed by the core in one
+        retrograde pass on every core; what the learning environments look positions
+        up in (``nimkit.rl.jax``), and a dataset on its own.
+
+        >>> table = Cram(2, 3).value_table()
+        >>> int(table.grundy[table.start]), bool(table.misere_wins[table.start])
+        (1, False)
+        >>> table.needs.size   # the board's 7 dominoes
+        7
+        """
+        needs, deletes, grundy, wins = _core.vertex_every_position(self._native)
+        start = sum(1 << v for v in self._native.numbers())
+        return ValueTable(needs, deletes, grundy, wins.astype(bool), start)
+
+
+@dataclass(frozen=True)
+class ValueTable:
+    """Every position of a small game on a graph or board (``value_table()``), as
+    arrays: position ``s`` holds vertex ``v`` when bit ``v`` of ``s`` is set (for Cram,
+    cell ``(r, c)`` is vertex ``r * cols + c``).
+
+    ``needs[a]`` and ``deletes[a]`` are the vertices move ``a`` needs and deletes (the
+    moves in action order: vertex ``a`` for Node Kayles, edge ``a`` of
+    ``vertex_edges`` for Arc Kayles and Cram), ``grundy[s]`` the normal-play value,
+    ``misere_wins[s]`` whether the player to move wins misère play, ``start`` the
+    position the game is at.
+    """
+
+    needs: npt.NDArray[np.uint32]
+    deletes: npt.NDArray[np.uint32]
+    grundy: npt.NDArray[np.uint8]
+    misere_wins: npt.NDArray[np.bool_]
+    start: int
+
+    @property
+    def vertices(self) -> int:
+        """How many vertices the graph has (``len(grundy) == 2**vertices``)."""
+        return int(self.grundy.size).bit_length() - 1
+
+    def legal(self, position: int) -> npt.NDArray[np.bool_]:
+        """Which moves ``position`` allows."""
+        legal: npt.NDArray[np.bool_] = (np.uint32(position) & self.needs) == self.needs
+        return legal
+
+    def after(self, position: int) -> npt.NDArray[np.uint32]:
+        """The position each move leaves (where it is legal)."""
+        return np.uint32(position) & ~self.deletes
 
 
 class _OnGraph(_Deleting):

@@ -115,6 +115,35 @@ pub fn vertex_value(
     })
 }
 
+/// The moves of a small game on a graph or board as masks of its vertices (what each
+/// needs, what it deletes, in action order: vertices for Node Kayles, `vertex_edges`
+/// for Arc Kayles and Cram), and the Grundy value and misère outcome (1: the player to
+/// move wins) of every position, position `s` holding vertex `v` when bit `v` is set.
+#[pyfunction]
+pub fn vertex_every_position<'py>(
+    py: Python<'py>,
+    game: PyRef<'py, PyNativeGame>,
+) -> PyResult<EveryTable<'py>> {
+    let (engine, _) = engine(&game)?;
+    let every = py.detach(|| engine.every_position())?;
+    let needs: Vec<u32> = every.moves.iter().map(|m| m.needs).collect();
+    let deletes: Vec<u32> = every.moves.iter().map(|m| m.deletes).collect();
+    Ok((
+        needs.into_pyarray(py),
+        deletes.into_pyarray(py),
+        every.values.into_pyarray(py),
+        every.misere_wins.into_pyarray(py),
+    ))
+}
+
+/// What `vertex_every_position` gives: the moves' masks, the values, the misère wins.
+type EveryTable<'py> = (
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+);
+
 /// One table a checkpoint keeps: its name and its keys' lengths, words and values.
 type Table<'py> = (
     &'static str,

@@ -604,3 +604,67 @@ fn misere_cycles_against_the_octal_paths() {
         }
     }
 }
+
+/// The table of every position (`every_position`) against the brute force on random
+/// graphs and small boards, both kinds of move; against the engine on random
+/// positions of a 4 x 5 board (2**20 positions); refused past 26 vertices.
+#[test]
+fn every_position_equals_the_brute_force_and_the_engine() {
+    let mut rng = Pcg64Mcg::seed_from_u64(23);
+    for moves in [Moves::Neighbourhood, Moves::Edge] {
+        let mut cases: Vec<Deletion> = (0..12)
+            .map(|_| {
+                let n = rng.random_range(1..=12usize);
+                graph(n, &random_edges(&mut rng, n, 0.1..0.6), moves)
+            })
+            .collect();
+        cases.push(Deletion::board(3, 4, moves).unwrap());
+        for engine in cases {
+            let edges: Vec<(u64, u64)> = engine
+                .edges()
+                .into_iter()
+                .map(|(u, v)| (u as u64, v as u64))
+                .collect();
+            let n = engine.all().iter().map(|w| w.count_ones() as usize).sum();
+            let mut brute = Brute::new(n, &edges, moves);
+            let every = engine.every_position().unwrap();
+            assert_eq!(every.values.len(), 1 << n);
+            for mask in 0..1u32 << n {
+                let (value, wins) = (brute.value(mask), brute.misere_wins(mask));
+                assert_eq!(
+                    u32::from(every.values[mask as usize]),
+                    value,
+                    "{edges:?} {mask:b}"
+                );
+                assert_eq!(
+                    every.misere_wins[mask as usize] == 1,
+                    wins,
+                    "{edges:?} {mask:b}"
+                );
+            }
+            // The moves in the order the actions name them.
+            let expected = match moves {
+                Moves::Neighbourhood => n,
+                Moves::Edge => edges.len(),
+            };
+            assert_eq!(every.moves.len(), expected);
+        }
+        let board = Deletion::board(4, 5, moves).unwrap();
+        let every = board.every_position().unwrap();
+        for _ in 0..40 {
+            let mask: u32 = rng.random_range(0..1 << 20);
+            let s = set(&board, mask);
+            let value = board.value(&s, Budget::default(), &|_| {}).unwrap();
+            assert_eq!(u64::from(every.values[mask as usize]), value, "{mask:b}");
+            let wins = board.misere_wins(&s, Budget::default(), &|_| {}).unwrap();
+            assert_eq!(
+                every.misere_wins[mask as usize] == 1,
+                wins,
+                "{mask:b} misère"
+            );
+        }
+    }
+    let large = Deletion::board(3, 9, Moves::Edge).unwrap();
+    let refused = large.every_position().unwrap_err().to_string();
+    assert!(refused.contains("at most 26 vertices"), "{refused}");
+}
