@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.rl._board",
             "nimkit.rl._gym",
             "nimkit.rl._aec",
+            "nimkit.rl.jax",
             "nimkit.dask",
             "nimkit.openspiel",
         ],

@@ -1,0 +1,357 @@
+"""Exact labels on the accelerator: functional environments in JAX, in the style of
+pgx, for the games nimkit solves (the ``jax`` extra: ``pip install 'nimkit[jax]'``).
+
+``make(game, misere=False)`` takes a game of heaps (``nk.Heaps``: Nim, a take limit, a
+subtraction set or a take-and-break code) or a game on a graph or board
+(``nk.NodeKayles``, ``nk.ArcKayles``, ``nk.Cram``) and gives an ``Env`` whose
+``init(key)`` and ``step(state, action, key)`` are pure JAX (``jit`` and ``vmap`` them),
+with no Python callback: the core computes the tables once, on the host, and the
+device looks positions up in them.
+
+- Heaps: the Grundy value of every heap size up to the largest (the core's sequence);
+  misère play by Bouton's rule for Nim and take limits, and otherwise through the
+  rule's misère quotient of the heaps up to the largest (its multiplication table,
+  its heaps' elements and its P-portion), or a ValueError where the core finds none.
+- Graphs and boards: the value and misère outcome of every position of the graph
+  (``value_table()``: at most 26 vertices).
+
+Actions. Heaps under a rule that never splits: OpenSpiel's ids, ``(take - 1) *
+num_heaps + heap``. Heaps under a code that splits: ``(take * (largest + 1) + a) *
+slots + slot``, the move taking ``take`` from the heap in ``slot`` and leaving heaps
+``a`` and ``b = n - take - a`` with ``a <= b`` (``a = 0``: one heap, or none); the
+heaps live in ``slots`` places (as many as the objects at the start), a split
+putting ``b`` in place of the heap and ``a`` in the first empty place. Node Kayles:
+the vertex picked; Arc Kayles and Cram: the edge (domino), numbered as
+``ValueTable.needs`` lists them (``vertex_edges`` order; for Cram cell ``(r, c)`` is
+vertex ``r * cols + c``).
+
+Each ``State`` holds the ``observation`` (the heaps, or the board's or graph's
+vertices left), ``legal_action_mask``, ``winning_mask`` (the legal moves that win in
+the environment's ending), ``grundy`` (the normal-play value), ``wins`` (whether the
+player to move wins in the environment's ending), ``rewards`` (one per player:
++1 to the winner, -1 to the loser at the end; an illegal action loses at once),
+``terminated``, ``current_player`` (drawn from the key at ``init``) and
+``step_count``. A step on a terminated state changes nothing and rewards nothing.
+
+>>> import jax
+>>> import nimkit as nk
+>>> from nimkit.rl import jax as rlj
+>>> env = rlj.make(nk.Heaps([3, 5, 8], nk.Rules(code="0.77")), misere=True)
+>>> state = env.init(jax.random.PRNGKey(0))
+>>> int(state.legal_action_mask.sum()), int(state.winning_mask.sum()), bool(state.wins)
+(16, 1, True)
+>>> state = env.step(state, int(state.winning_mask.argmax()))
+>>> bool(state.wins), [int(h) for h in state.observation if h]
+(False, [3, 3, 8, 1])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from .._core import TakeAndBreak
+from .._extras import require
+from ..boards import Cram, _Deleting
+from ..games import Heaps
+from ..position import Position
+
+if TYPE_CHECKING:
+    import jax
+
+__all__ = ["Env", "State", "make"]
+
+
+class State(NamedTuple):
+    """One game in progress (a JAX pytree: ``vmap`` makes a batch of them)."""
+
+    position: jax.Array
+    observation: jax.Array
+    legal_action_mask: jax.Array
+    winning_mask: jax.Array
+    grundy: jax.Array
+    wins: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    current_player: jax.Array
+    step_count: jax.Array
+
+
+@dataclass(frozen=True)
+class Env:
+    """A game as a functional environment: ``init(key)``, ``step(state, action, key)``.
+
+    Build one with ``make``; ``num_actions`` names the actions (see the module's
+    docstring), ``misere`` the ending.
+    """
+
+    num_actions: int
+    misere: bool
+    _rules: Any
+
+    def init(self, key: jax.Array) -> State:
+        """The game at its start, the first player drawn from ``key``."""
+        jax, jnp = _jax()
+        position = self._rules.start()
+        player = jax.random.bernoulli(key).astype(jnp.int32)
+        return self._state(position, player, jnp.zeros(2, jnp.float32), jnp.bool_(False), 0)
+
+    def step(self, state: State, action: Any, key: jax.Array | None = None) -> State:
+        """The state after the player to move plays ``action`` (``key`` is taken for
+        pgx's signature; the games have no chance)."""
+        _, jnp = _jax()
+        action = jnp.asarray(action, jnp.int32)
+        legal = state.legal_action_mask[action]
+        after = self._rules.after(state.position, action)
+        position = jnp.where(legal, after, state.position)
+        position = jnp.where(state.terminated, state.position, position)
+        player = 1 - state.current_player
+        moved = self._state(position, player, jnp.zeros(2, jnp.float32), False, 0)
+        over = ~moved.legal_action_mask.any()
+        # The mover wins normal play with the last move and loses misère play; an
+        # illegal move loses at once.
+        mover_wins = jnp.where(legal, over != self.misere, False)
+        ended = over | ~legal
+        mover = state.current_player
+        reward = jnp.where(mover_wins, 1.0, -1.0).astype(jnp.float32)
+        rewards = jnp.zeros(2, jnp.float32).at[mover].set(reward).at[1 - mover].set(-reward)
+        rewards = jnp.where(ended & ~state.terminated, rewards, 0.0)
+        return moved._replace(
+            current_player=jnp.where(state.terminated, state.current_player, player),
+            rewards=rewards,
+            terminated=state.terminated | ended,
+            step_count=state.step_count + jnp.where(state.terminated, 0, 1),
+        )
+
+    def _state(
+        self, position: jax.Array, player: Any, rewards: Any, terminated: Any, steps: Any
+    ) -> State:
+        _, jnp = _jax()
+        rules = self._rules
+        legal = rules.legal(position)
+        after = rules.afters(position)
+        wins_after = rules.wins_all(after, self.misere)
+        return State(
+            position=position,
+            observation=rules.observe(position),
+            legal_action_mask=legal,
+            winning_mask=legal & ~wins_after,
+            grundy=rules.grundy(position),
+            wins=rules.wins(position, self.misere),
+            rewards=jnp.asarray(rewards, jnp.float32),
+            terminated=jnp.asarray(terminated, jnp.bool_),
+            current_player=jnp.asarray(player, jnp.int32),
+            step_count=jnp.asarray(steps, jnp.int32),
+        )
+
+
+def make(game: Any, misere: bool = False, *, max_quotient: int = 4096) -> Env:
+    """The functional environment of ``game`` (``nk.Heaps``, ``nk.NodeKayles``,
+    ``nk.ArcKayles`` or ``nk.Cram``, at the position to start from) in normal or
+    misère play. ``max_quotient``: the most elements of a misère quotient handed to
+    the device (its table has their square): ValueError past it.
+
+    >>> import nimkit as nk
+    >>> env = make(nk.Cram(4, 5))
+    >>> env.num_actions   # the dominoes of a 4 x 5 board
+    31
+    """
+    _jax()
+    if isinstance(game, Heaps):
+        rules: Any = _HeapRules(game, misere, max_quotient)
+    elif isinstance(game, _Deleting):  # Node Kayles, Arc Kayles, Cram
+        rules = _TableRules(game)
+    else:
+        raise TypeError(
+            f"no JAX environment for {type(game).__name__}: give nk.Heaps, "
+            "nk.NodeKayles, nk.ArcKayles or nk.Cram"
+        )
+    return Env(num_actions=rules.num_actions, misere=misere, _rules=rules)
+
+
+def _jax() -> tuple[Any, Any]:
+    jax = require("jax", "jax")
+    return jax, jax.numpy
+
+
+class _TableRules:
+    """A game on a graph or board: positions are masks of the vertices left."""
+
+    def __init__(self, game: _Deleting) -> None:
+        _, jnp = _jax()
+        table = game.value_table()
+        self.num_actions = int(table.needs.size)
+        self.vertices = table.vertices
+        self.shape = game.shape if isinstance(game, Cram) else (self.vertices,)
+        self._start = table.start
+        self.needs = jnp.asarray(table.needs)
+        self.deletes = jnp.asarray(table.deletes)
+        self.values = jnp.asarray(table.grundy)
+        self.misere_wins = jnp.asarray(table.misere_wins)
+        self.bits = jnp.arange(self.vertices, dtype=jnp.uint32)
+
+    def start(self) -> Any:
+        _, jnp = _jax()
+        return jnp.uint32(self._start)
+
+    def legal(self, p: Any) -> Any:
+        return (p & self.needs) == self.needs
+
+    def after(self, p: Any, action: Any) -> Any:
+        return p & ~self.deletes[action]
+
+    def afters(self, p: Any) -> Any:
+        return p & ~self.deletes
+
+    def grundy(self, p: Any) -> Any:
+        _, jnp = _jax()
+        return self.values[p].astype(jnp.int32)
+
+    def wins(self, p: Any, misere: bool) -> Any:
+        return self.misere_wins[p] if misere else self.values[p] != 0
+
+    def wins_all(self, ps: Any, misere: bool) -> Any:
+        return self.wins(ps, misere)
+
+    def observe(self, p: Any) -> Any:
+        return ((p >> self.bits) & 1).astype(bool).reshape(self.shape)
+
+
+class _HeapRules:
+    """A game of heaps under one heap rule: positions are heap sizes in fixed places."""
+
+    def __init__(self, game: Heaps, misere: bool, max_quotient: int) -> None:
+        _, jnp = _jax()
+        rules = game.rules
+        if isinstance(rules.take_rule, tuple):
+            raise ValueError("a JAX environment needs one rule for every heap, not one per heap")
+        heaps = [int(h) for h in game.heaps]
+        largest = max(heaps, default=0)
+        self.splits = bool(rules.splits)
+        self.largest = largest
+        takes = _moves_by_heap(rules, largest, self.splits)
+        self.max_take = max((t for (_, t, _) in takes), default=0)
+        self.slots = sum(heaps) if self.splits else len(heaps)
+        self.slots = max(self.slots, len(heaps), 1)
+        self._start = np.zeros(self.slots, np.int32)
+        self._start[: len(heaps)] = heaps
+        grundy = [Position([n]).nim_sum(rules) for n in range(largest + 1)]
+        self.values = jnp.asarray(np.array(grundy, np.int32))
+        # The move named by each action: the heap's place, what it takes, the heaps
+        # it leaves (a <= b), and for each heap size whether the move is allowed.
+        count = largest + 1
+        if self.splits:
+            self.num_actions = (self.max_take + 1) * count * self.slots
+            ids = np.arange(self.num_actions)
+            slot, rest = ids % self.slots, ids // self.slots
+            take, a = rest // count, rest % count
+        else:
+            self.num_actions = max(self.max_take, 1) * self.slots if heaps else 0
+            ids = np.arange(self.num_actions)
+            slot, take, a = ids % self.slots, ids // self.slots + 1, np.zeros_like(ids)
+        allowed = np.zeros((count, self.max_take + 1, count), bool)
+        for n, t, left in takes:
+            allowed[n, t, left] = True
+        self.slot = jnp.asarray(slot.astype(np.int32))
+        self.take = jnp.asarray(take.astype(np.int32))
+        self.a = jnp.asarray(a.astype(np.int32))
+        self.allowed = jnp.asarray(allowed)
+        self.misere_kind = "none"
+        if misere:
+            self._misere(rules, largest, max_quotient)
+
+    def _misere(self, rules: Any, largest: int, max_quotient: int) -> None:
+        _, jnp = _jax()
+        take_rule = rules.take_rule
+        if take_rule is None or isinstance(take_rule, int):
+            self.misere_kind = "bouton"
+            return
+        bound = {"max_elements": max_quotient} if isinstance(take_rule, TakeAndBreak) else {}
+        quotient = take_rule.misere_quotient(max_heap=max(largest, 1), **bound)
+        if quotient.order > max_quotient:
+            raise ValueError(
+                f"the misère quotient of {rules} to heap {largest} has {quotient.order} "
+                f"elements, more than max_quotient = {max_quotient}"
+            )
+        self.misere_kind = "quotient"
+        self.table = jnp.asarray(np.asarray(quotient.table, np.int32))
+        self.elements = jnp.asarray(np.asarray(quotient.heap_elements, np.int32)[: largest + 1])
+        p = np.zeros(quotient.order, bool)
+        p[list(quotient.p_portion)] = True
+        self.p_portion = jnp.asarray(p)
+        self.identity = int(quotient.element([]))
+
+    def start(self) -> Any:
+        _, jnp = _jax()
+        return jnp.asarray(self._start)
+
+    def legal(self, p: Any) -> Any:
+        _, jnp = _jax()
+        n = p[self.slot]
+        b = n - self.take - self.a
+        fits = (b >= self.a) & (n >= self.take) & (self.take <= self.max_take)
+        ok = self.allowed[
+            jnp.clip(n, 0, self.largest),
+            jnp.clip(self.take, 0, self.max_take),
+            jnp.clip(self.a, 0, self.largest),
+        ]
+        return fits & ok & (n > 0)
+
+    def after(self, p: Any, action: Any) -> Any:
+        _, jnp = _jax()
+        slot, take, a = self.slot[action], self.take[action], self.a[action]
+        n = p[slot]
+        left = p.at[slot].set(jnp.maximum(n - take - a, 0))
+        if not self.splits:
+            return left
+        empty = jnp.argmax(left == 0)
+        return jnp.where(a > 0, left.at[empty].set(a), left)
+
+    def afters(self, p: Any) -> Any:
+        jax, jnp = _jax()
+        return jax.vmap(lambda action: self.after(p, action))(jnp.arange(self.num_actions))
+
+    def grundy(self, p: Any) -> Any:
+        _, jnp = _jax()
+        return jnp.bitwise_xor.reduce(self.values[p], axis=-1)
+
+    def wins(self, p: Any, misere: bool) -> Any:
+        jax, jnp = _jax()
+        if not misere:
+            return self.grundy(p) != 0
+        if self.misere_kind == "bouton":
+            g = self.values[p]
+            x = jnp.bitwise_xor.reduce(g, axis=-1)
+            return jnp.where((g > 1).any(axis=-1), x != 0, x == 0)
+        element = jax.lax.fori_loop(
+            0,
+            p.shape[-1],
+            lambda i, e: self.table[e, self.elements[p[..., i]]],
+            jnp.full(p.shape[:-1], self.identity, jnp.int32),
+        )
+        return ~self.p_portion[element]
+
+    def wins_all(self, ps: Any, misere: bool) -> Any:
+        return self.wins(ps, misere)
+
+    def observe(self, p: Any) -> Any:
+        return p
+
+
+def _moves_by_heap(rules: Any, largest: int, splits: bool) -> list[tuple[int, int, int]]:
+    """Each move of a heap of each size up to ``largest``, as the core lists them:
+    ``(n, take, a)`` with ``a`` the smaller heap left (0 for one heap or none)."""
+    moves = []
+    for n in range(1, largest + 1):
+        for move in Position([n]).moves(rules):
+            into = move.into
+            if into is not None and len(into) > 2:
+                raise ValueError(
+                    "a JAX environment takes rules whose moves leave at most two heaps, "
+                    f"not {rules}"
+                )
+            a = min(into) if into else 0
+            moves.append((n, int(move.take), int(a) if splits else 0))
+    return moves
