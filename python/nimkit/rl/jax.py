@@ -131,8 +131,7 @@ class Env:
         _, jnp = _jax()
         rules = self._rules
         legal = rules.legal(position)
-        after = rules.afters(position)
-        wins_after = rules.wins_all(after, self.misere)
+        wins_after = rules.wins_after(position, self.misere)
         return State(
             position=position,
             observation=rules.observe(position),
@@ -212,8 +211,9 @@ class _TableRules:
     def wins(self, p: Any, misere: bool) -> Any:
         return self.misere_wins[p] if misere else self.values[p] != 0
 
-    def wins_all(self, ps: Any, misere: bool) -> Any:
-        return self.wins(ps, misere)
+    def wins_after(self, p: Any, misere: bool) -> Any:
+        """Whether the player to move wins after each action (where legal)."""
+        return self.wins(self.afters(p), misere)
 
     def observe(self, p: Any) -> Any:
         return ((p >> self.bits) & 1).astype(bool).reshape(self.shape)
@@ -333,8 +333,35 @@ class _HeapRules:
         )
         return ~self.p_portion[element]
 
-    def wins_all(self, ps: Any, misere: bool) -> Any:
-        return self.wins(ps, misere)
+    def wins_after(self, p: Any, misere: bool) -> Any:
+        """Whether the player to move wins after each action (where legal), from the
+        values of the heap it changes and of the heaps it leaves, without building
+        the positions: the nim-sum in normal play; Bouton's rule; or the product of
+        the other heaps' quotient elements (from products before and after each
+        place) with those of the heaps left."""
+        jax, jnp = _jax()
+        n = jnp.clip(p[self.slot], 0, self.largest)
+        a = jnp.clip(self.a, 0, self.largest)
+        b = jnp.clip(n - self.take - self.a, 0, self.largest)
+        g = self.values[p]
+        if not misere or self.misere_kind == "bouton":
+            x = jnp.bitwise_xor.reduce(g) ^ self.values[n] ^ self.values[a] ^ self.values[b]
+            if not misere:
+                return x != 0
+            big = (g > 1).sum() - (self.values[n] > 1) + (self.values[a] > 1)
+            big = big + (self.values[b] > 1)
+            return jnp.where(big > 0, x != 0, x == 0)
+        e = self.elements[p]
+
+        def times(x: Any, y: Any) -> tuple[Any, Any]:
+            z = self.table[x, y]
+            return z, x
+
+        _, before = jax.lax.scan(times, jnp.int32(self.identity), e)
+        _, after = jax.lax.scan(times, jnp.int32(self.identity), e[::-1])
+        others = self.table[before[self.slot], after[::-1][self.slot]]
+        element = self.table[self.table[others, self.elements[a]], self.elements[b]]
+        return ~self.p_portion[element]
 
     def observe(self, p: Any) -> Any:
         return p
