@@ -445,3 +445,68 @@ def test_vector_environments_stepped_from_many_threads_agree_with_one():
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = [f.result(timeout=120) for f in [pool.submit(rollout, s) for s in seeds]]
     assert together == alone
+
+
+# --- datasets of games on graphs and boards ------------------------------------------
+
+
+def _left(game, cells):
+    """``game`` with only the vertices (cells) ``cells`` left."""
+    if isinstance(game, nk.Cram):
+        rows, cols = game.shape
+        return nk.Cram(
+            [
+                "".join("." if r * cols + c in cells else "#" for c in range(cols))
+                for r in range(rows)
+            ]
+        )
+    (adjacency,), _ = game._arguments()
+    names = game._names()
+    return type(game)(adjacency, [names[v] for v in cells])
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize(
+    "game",
+    [
+        nk.Cram(2, 3),
+        nk.Cram(["#..", "..."]),
+        nk.NodeKayles([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]),
+        nk.ArcKayles([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)]),
+    ],
+    ids=["cram-2x3", "cram-shaped", "node-kayles", "arc-kayles"],
+)
+def test_board_datasets_are_the_cores(game, misere):
+    X, winning = rl.dataset(game, misere=misere)
+    _, legal = rl.dataset(game, misere=misere, labels="action_mask")
+    _, p = rl.dataset(game, misere=misere, labels="is_p")
+    table = game.value_table()
+    left = [v for v in range(table.vertices) if table.start >> v & 1]
+    assert X.shape == (2 ** len(left), table.vertices)
+    assert {tuple(np.flatnonzero(row)) for row in X} == {
+        tuple(c for i, c in enumerate(left) if k >> i & 1) for k in range(2 ** len(left))
+    }
+    for row, win, can, lost in zip(X, winning, legal, p, strict=True):
+        position = _left(game, set(np.flatnonzero(row).tolist()))
+        assert bool(lost) == (position.outcome(misere=misere) is nk.Outcome.P)
+        assert int(can.sum()) == len(position.options())
+        mask = sum(1 << int(v) for v in np.flatnonzero(row))
+        wins = {mask & ~int(table.deletes[a]) for a in np.flatnonzero(win)}
+        expected = {
+            sum(1 << v for v in w._native.numbers()) for w in position.winning_moves(misere=misere)
+        }
+        assert wins == expected
+
+
+def test_board_datasets_sample_balance_and_refuse_heap_options():
+    X, p = rl.dataset(nk.Cram(3, 3), labels="is_p", balance=True, seed=1)
+    assert 2 * int(p.sum()) == len(p) > 0
+    X, _ = rl.dataset(nk.Cram(3, 3), sample=50, seed=2)
+    assert X.shape == (50, 9)
+    assert len({tuple(r) for r in X}) == 50
+    again = rl.dataset(nk.Cram(3, 3), sample=50, seed=2)
+    np.testing.assert_array_equal(again[0], X)
+    with pytest.raises(ValueError, match="not for boards"):
+        rl.dataset(nk.Cram(2, 2), max_heap=3)
+    with pytest.raises(ValueError, match="more than max_positions = 100"):
+        rl.dataset(nk.Cram(3, 3), max_positions=100)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ..boards import _Deleting
 from ..rules import DEFAULT_MAX_POSITIONS, Rules
 from ._board import RandomBoards, board
 
@@ -138,7 +139,7 @@ def labels(
 
 
 def dataset(
-    heaps: Sequence[int],
+    heaps: Sequence[int] | _Deleting,
     *,
     labels: str = "winning_mask",
     rules: Rules | None = None,
@@ -167,11 +168,32 @@ def dataset(
     >>> X, y = dataset([1, 2], labels="is_p")
     >>> X.tolist(), y.tolist()
     ([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]], [1, 0, 0, 0, 1, 0])
+
+    A game on a graph or board (``nk.NodeKayles``, ``nk.ArcKayles``, ``nk.Cram``, at
+    most 26 vertices) gives every subset of the vertices it has left, one column a
+    vertex (1: left; for Cram, cell ``(r, c)`` is column ``r * cols + c``), labelled
+    from its ``value_table()``; its actions are those of ``nimkit.rl.jax`` (the
+    vertex, or the edge in ``ValueTable.needs`` order), and ``rules``,
+    ``max_nonempty`` and ``max_heap`` do not apply.
+
+    >>> import nimkit as nk
+    >>> X, y = dataset(nk.Cram(2, 2))   # 16 sets of empty cells, 4 dominoes
+    >>> X.shape, y.shape, y[-1].tolist()   # the full board: no domino wins
+    ((16, 4), (16, 4), [0, 0, 0, 0])
     """
     if labels not in ("winning_mask", "action_mask", "is_p"):
         raise ValueError(f"labels must be 'winning_mask', 'action_mask' or 'is_p', not {labels!r}")
     if not 0.0 <= noise <= 1.0:
         raise ValueError(f"noise must be a probability in [0, 1], not {noise!r}")
+    if isinstance(heaps, _Deleting):
+        if rules is not None or max_nonempty is not None or max_heap is not None:
+            raise ValueError("rules, max_nonempty and max_heap are for heaps, not for boards")
+        rng = np.random.default_rng(seed)
+        X, legal, winning, p = _every_board_position(heaps, bool(misere), max_positions)
+        if balance or sample is not None:
+            keep = _pick(p, sample, balance, rng)
+            X, legal, winning, p = X[keep], legal[keep], winning[keep], p[keep]
+        return _labelled(X, legal, winning, p, labels, noise, rng)
     core = board(heaps, rules, misere, DEFAULT_MAX_POSITIONS)
     X = core.reachable(list(core.bounds), max_positions)
     keep = np.ones(len(X), bool)
@@ -185,6 +207,19 @@ def dataset(
         p = core.labels(X)[2]
         X = X[_pick(p, sample, balance, rng)]
     legal, winning, p = core.labels(X)
+    return _labelled(X, legal, winning, p, labels, noise, rng)
+
+
+def _labelled(
+    X: npt.NDArray[Any],
+    legal: npt.NDArray[np.bool_],
+    winning: npt.NDArray[np.bool_],
+    p: npt.NDArray[np.bool_],
+    labels: str,
+    noise: float,
+    rng: np.random.Generator,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """``(X, y)``: the labels asked for, each flipped with probability ``noise``."""
     y: npt.NDArray[Any] = {"winning_mask": winning, "action_mask": legal, "is_p": p}[labels].view(
         np.int8
     )
@@ -194,6 +229,39 @@ def dataset(
             flip &= legal
         y = y ^ flip.view(np.int8)
     return X.astype(np.int64), np.ascontiguousarray(y)
+
+
+_Masks = npt.NDArray[np.bool_]
+
+
+def _every_board_position(
+    game: _Deleting, misere: bool, max_positions: int
+) -> tuple[npt.NDArray[np.int8], _Masks, _Masks, _Masks]:
+    """Every subset of the vertices ``game`` has left, as rows of vertex bits, with
+    the legal and winning moves and whether the player to move loses, looked up in
+    the game's value table (a slice of rows at a time, to bound the memory)."""
+    table = game.value_table()
+    left = [v for v in range(table.vertices) if table.start >> v & 1]
+    count = 1 << len(left)
+    if count > max_positions:
+        raise ValueError(
+            f"the game's {len(left)} vertices make {count} sets, more than "
+            f"max_positions = {max_positions}"
+        )
+    index = np.arange(count, dtype=np.uint32)
+    masks = np.zeros(count, np.uint32)
+    for i, v in enumerate(left):
+        masks |= ((index >> np.uint32(i)) & np.uint32(1)) << np.uint32(v)
+    loses = table.misere_wins == 0 if misere else table.grundy == 0
+    legal = np.empty((count, table.needs.size), bool)
+    winning = np.empty_like(legal)
+    for start in range(0, count, 1 << 14):
+        m = masks[start : start + (1 << 14), None]
+        legal[start : start + len(m)] = (m & table.needs) == table.needs
+        winning[start : start + len(m)] = legal[start : start + len(m)] & loses[m & ~table.deletes]
+    vertices = np.arange(table.vertices, dtype=np.uint32)
+    X = ((masks[:, None] >> vertices) & 1).astype(np.int8)
+    return X, legal, winning, loses[masks]
 
 
 def _pick(
