@@ -58,3 +58,22 @@ def classification(heaps, rules, what):
     out = np.empty(len(heap), dtype=[("heap", np.int64), ("take", np.uint64)])
     out["heap"], out["take"] = heap, take
     return out
+
+
+def with_vertices_left(game, vertices):
+    """A game on a graph or board with only ``vertices`` left (vertex numbers; for
+    Cram, cell ``(r, c)`` is ``r * cols + c``), built anew from the public
+    constructors: what the tables of every position are checked against."""
+    import nimkit as nk
+
+    if isinstance(game, nk.Cram):
+        rows, cols = game.shape
+        return nk.Cram(
+            [
+                "".join("." if r * cols + c in vertices else "#" for c in range(cols))
+                for r in range(rows)
+            ]
+        )
+    (adjacency,), _ = game._arguments()
+    names = game._names()
+    return type(game)(adjacency, [names[v] for v in vertices])

@@ -18,6 +18,8 @@ import pytest
 import nimkit as nk
 from nimkit import rl
 
+from .reference import with_vertices_left
+
 gym = pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 
@@ -450,21 +452,6 @@ def test_vector_environments_stepped_from_many_threads_agree_with_one():
 # --- datasets of games on graphs and boards ------------------------------------------
 
 
-def _left(game, cells):
-    """``game`` with only the vertices (cells) ``cells`` left."""
-    if isinstance(game, nk.Cram):
-        rows, cols = game.shape
-        return nk.Cram(
-            [
-                "".join("." if r * cols + c in cells else "#" for c in range(cols))
-                for r in range(rows)
-            ]
-        )
-    (adjacency,), _ = game._arguments()
-    names = game._names()
-    return type(game)(adjacency, [names[v] for v in cells])
-
-
 @pytest.mark.parametrize("misere", [False, True])
 @pytest.mark.parametrize(
     "game",
@@ -487,7 +474,7 @@ def test_board_datasets_are_the_cores(game, misere):
         tuple(c for i, c in enumerate(left) if k >> i & 1) for k in range(2 ** len(left))
     }
     for row, win, can, lost in zip(X, winning, legal, p, strict=True):
-        position = _left(game, set(np.flatnonzero(row).tolist()))
+        position = with_vertices_left(game, set(np.flatnonzero(row).tolist()))
         assert bool(lost) == (position.outcome(misere=misere) is nk.Outcome.P)
         assert int(can.sum()) == len(position.options())
         mask = sum(1 << int(v) for v in np.flatnonzero(row))

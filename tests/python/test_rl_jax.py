@@ -13,6 +13,8 @@ import pytest
 
 import nimkit as nk
 
+from .reference import with_vertices_left
+
 jax = pytest.importorskip("jax", reason="the jax extra is not installed")
 jnp = jax.numpy
 rlj = pytest.importorskip("nimkit.rl.jax")
@@ -112,7 +114,7 @@ def test_board_labels_are_the_cores(index, misere):
     for state in walk(env, 60, seed=index):
         mask = int(state.position)
         left = [v for v in range(table.vertices) if mask >> v & 1]
-        position = at(game, left)
+        position = with_vertices_left(game, left)
         assert int(state.grundy) == position.grundy()
         assert bool(state.wins) == position.outcome(misere=misere).player_to_move_wins
         legal = np.flatnonzero(state.legal_action_mask)
@@ -125,21 +127,6 @@ def test_board_labels_are_the_cores(index, misere):
     assert names == [v for v in range(table.vertices) if table.start >> v & 1]
 
 
-def at(game, left):
-    """The game with only the vertices (cells) ``left``."""
-    if isinstance(game, nk.Cram):
-        rows, cols = game.shape
-        return nk.Cram(
-            [
-                "".join("." if r * cols + c in left else "#" for c in range(cols))
-                for r in range(rows)
-            ]
-        )
-    (adjacency,), _ = game._arguments()
-    names = game._names()
-    return type(game)(adjacency, [names[v] for v in left])
-
-
 def test_value_table_against_the_search():
     game = nk.Cram(3, 4)
     table = game.value_table()
@@ -147,7 +134,7 @@ def test_value_table_against_the_search():
     assert table.grundy.size == 4096
     for mask in range(0, 4096, 37):
         cells = [v for v in range(12) if mask >> v & 1]
-        position = at(game, cells)
+        position = with_vertices_left(game, cells)
         assert int(table.grundy[mask]) == position.grundy()
         assert bool(table.misere_wins[mask]) == position.outcome(misere=True).player_to_move_wins
     with pytest.raises(ValueError, match="at most 26 vertices"):
