@@ -27,6 +27,11 @@ HEAP_GAMES = [
     ([6, 9], nk.Rules(code="0.07")),  # Dawson's Kayles
     ([7, 4], nk.Rules(code="4!.0")),  # Grundy's game: splits without taking
     ([5, 6], nk.Rules(code="0.137")),  # Dawson's Chess
+    # Misère quotients periodic from a small heap on: the heaps past the period take
+    # the element of their place in it.
+    ([10, 3], nk.Rules(take={1, 3})),
+    ([12], nk.Rules(code="0.12")),
+    ([6, 2], nk.Rules(code="4.0")),
 ]
 
 
@@ -195,3 +200,39 @@ def test_what_has_no_environment_is_refused():
         rlj.make(nk.Heaps([9], nk.Rules(take={1, 3, 4})), misere=True, max_quotient=4)
     # Normal play of the same game needs no quotient.
     assert rlj.make(nk.Heaps([40], nk.Rules(code="0.07"))).num_actions > 0
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_actions_that_name_no_move_lose(jit):
+    env = rlj.make(nk.Heaps([3, 5]))
+    step = jax.jit(env.step) if jit else env.step
+    state = env.init(jax.random.PRNGKey(0))
+    mover = int(state.current_player)
+    for action in [-1, -2, env.num_actions, env.num_actions + 7, 2**31 - 1]:
+        after = step(state, action)
+        assert [int(h) for h in after.observation] == [3, 5], action
+        assert bool(after.terminated), action
+        assert float(after.rewards[mover]) == -1.0, action
+
+
+def test_a_start_with_no_move_is_over():
+    state = rlj.make(nk.Heaps([0]), misere=True).init(jax.random.PRNGKey(0))
+    assert bool(state.terminated)
+    assert bool(state.wins)  # misère: the player to move, who has no move, has won
+    env = rlj.make(nk.Cram(1, 1))
+    assert env.num_actions == 0
+    state = env.init(jax.random.PRNGKey(0))
+    assert bool(state.terminated)
+    later = env.step(state, 0)
+    assert float(jnp.abs(later.rewards).sum()) == 0
+    assert rlj.make(nk.Heaps([], nk.Rules(code="0.77"))).num_actions == 0
+
+
+def test_tables_too_large_and_bad_endings_are_refused_up_front():
+    for heaps, rules in [([3000], nk.Rules()), ([10**6], nk.Rules(take={1, 3, 4}))]:
+        with pytest.raises(ValueError, match="give fewer or smaller heaps"):
+            rlj.make(nk.Heaps(heaps, rules))
+    with pytest.raises(ValueError, match="27009000 actions"):
+        rlj.make(nk.Heaps([3000], nk.Rules(code="0.77")))
+    with pytest.raises(TypeError, match="misere must be True or False"):
+        rlj.make(nk.Heaps([1]), misere="no")

@@ -189,10 +189,11 @@ def dataset(
         if rules is not None or max_nonempty is not None or max_heap is not None:
             raise ValueError("rules, max_nonempty and max_heap are for heaps, not for boards")
         rng = np.random.default_rng(seed)
-        X, legal, winning, p = _every_board_position(heaps, bool(misere), max_positions)
-        if balance or sample is not None:
-            keep = _pick(p, sample, balance, rng)
-            X, legal, winning, p = X[keep], legal[keep], winning[keep], p[keep]
+
+        def pick(p: npt.NDArray[np.bool_]) -> Any:
+            return _pick(p, sample, balance, rng) if balance or sample is not None else slice(None)
+
+        X, legal, winning, p = _every_board_position(heaps, bool(misere), max_positions, pick)
         return _labelled(X, legal, winning, p, labels, noise, rng)
     core = board(heaps, rules, misere, DEFAULT_MAX_POSITIONS)
     X = core.reachable(list(core.bounds), max_positions)
@@ -235,24 +236,27 @@ _Masks = npt.NDArray[np.bool_]
 
 
 def _every_board_position(
-    game: _Deleting, misere: bool, max_positions: int
+    game: _Deleting, misere: bool, max_positions: int, pick: Callable[[_Masks], Any]
 ) -> tuple[npt.NDArray[np.int8], _Masks, _Masks, _Masks]:
-    """Every subset of the vertices ``game`` has left, as rows of vertex bits, with
-    the legal and winning moves and whether the player to move loses, looked up in
-    the game's value table (a slice of rows at a time, to bound the memory)."""
-    table = game.value_table()
-    left = [v for v in range(table.vertices) if table.start >> v & 1]
+    """Every subset of the vertices ``game`` has left (those ``pick`` keeps of them,
+    from whether each is a P-position), as rows of vertex bits, with the legal and
+    winning moves and whether the player to move loses, looked up in the game's value
+    table (a slice of rows at a time, to bound the memory)."""
+    left = sorted(game._native.numbers())
     count = 1 << len(left)
     if count > max_positions:
         raise ValueError(
             f"the game's {len(left)} vertices make {count} sets, more than "
             f"max_positions = {max_positions}"
         )
+    table = game.value_table()
     index = np.arange(count, dtype=np.uint32)
     masks = np.zeros(count, np.uint32)
     for i, v in enumerate(left):
         masks |= ((index >> np.uint32(i)) & np.uint32(1)) << np.uint32(v)
     loses = table.misere_wins == 0 if misere else table.grundy == 0
+    masks = masks[pick(loses[masks])]
+    count = len(masks)
     legal = np.empty((count, table.needs.size), bool)
     winning = np.empty_like(legal)
     for start in range(0, count, 1 << 14):

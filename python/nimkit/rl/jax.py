@@ -92,19 +92,28 @@ class Env:
     _rules: Any
 
     def init(self, key: jax.Array) -> State:
-        """The game at its start, the first player drawn from ``key``."""
+        """The game at its start, the first player drawn from ``key`` (terminated at
+        once if the start has no move)."""
         jax, jnp = _jax()
         position = self._rules.start()
         player = jax.random.bernoulli(key).astype(jnp.int32)
-        return self._state(position, player, jnp.zeros(2, jnp.float32), jnp.bool_(False), 0)
+        state = self._state(position, player, jnp.zeros(2, jnp.float32), False, 0)
+        return state._replace(terminated=~state.legal_action_mask.any())
 
     def step(self, state: State, action: Any, key: jax.Array | None = None) -> State:
         """The state after the player to move plays ``action`` (``key`` is taken for
         pgx's signature; the games have no chance)."""
         _, jnp = _jax()
         action = jnp.asarray(action, jnp.int32)
-        legal = state.legal_action_mask[action]
-        after = self._rules.after(state.position, action)
+        if self.num_actions == 0:
+            legal, after = jnp.bool_(False), state.position
+        else:
+            # An action outside 0..num_actions names no move: it loses, as an illegal
+            # one does (JAX would wrap or clamp the index).
+            inside = (action >= 0) & (action < self.num_actions)
+            named = jnp.clip(action, 0, self.num_actions - 1)
+            legal = inside & state.legal_action_mask[named]
+            after = self._rules.after(state.position, named)
         position = jnp.where(legal, after, state.position)
         position = jnp.where(state.terminated, state.position, position)
         player = 1 - state.current_player
@@ -158,6 +167,8 @@ def make(game: Any, misere: bool = False, *, max_quotient: int = 4096) -> Env:
     31
     """
     _jax()
+    if not isinstance(misere, bool):
+        raise TypeError(f"misere must be True or False, not {misere!r}")
     if isinstance(game, Heaps):
         rules: Any = _HeapRules(game, misere, max_quotient)
     elif isinstance(game, _Deleting):  # Node Kayles, Arc Kayles, Cram
@@ -231,6 +242,7 @@ class _HeapRules:
         largest = max(heaps, default=0)
         self.splits = bool(rules.splits)
         self.largest = largest
+        _check_size(rules, heaps, self.splits)
         takes = _moves_by_heap(rules, largest, self.splits)
         self.max_take = max((t for (_, t, _) in takes), default=0)
         self.slots = sum(heaps) if self.splits else len(heaps)
@@ -243,7 +255,7 @@ class _HeapRules:
         # it leaves (a <= b), and for each heap size whether the move is allowed.
         count = largest + 1
         if self.splits:
-            self.num_actions = (self.max_take + 1) * count * self.slots
+            self.num_actions = (self.max_take + 1) * count * self.slots if any(heaps) else 0
             ids = np.arange(self.num_actions)
             slot, rest = ids % self.slots, ids // self.slots
             take, a = rest // count, rest % count
@@ -251,7 +263,7 @@ class _HeapRules:
             self.num_actions = max(self.max_take, 1) * self.slots if heaps else 0
             ids = np.arange(self.num_actions)
             slot, take, a = ids % self.slots, ids // self.slots + 1, np.zeros_like(ids)
-        allowed = np.zeros((count, self.max_take + 1, count), bool)
+        allowed = np.zeros((count, self.max_take + 1, count if self.splits else 1), bool)
         for n, t, left in takes:
             allowed[n, t, left] = True
         self.slot = jnp.asarray(slot.astype(np.int32))
@@ -277,7 +289,9 @@ class _HeapRules:
             )
         self.misere_kind = "quotient"
         self.table = jnp.asarray(np.asarray(quotient.table, np.int32))
-        self.elements = jnp.asarray(np.asarray(quotient.heap_elements, np.int32)[: largest + 1])
+        # Each size's element (the quotient lists the sizes of one period only).
+        elements = [quotient.heap_element(n) for n in range(largest + 1)]
+        self.elements = jnp.asarray(np.asarray(elements, np.int32))
         p = np.zeros(quotient.order, bool)
         p[list(quotient.p_portion)] = True
         self.p_portion = jnp.asarray(p)
@@ -295,7 +309,7 @@ class _HeapRules:
         ok = self.allowed[
             jnp.clip(n, 0, self.largest),
             jnp.clip(self.take, 0, self.max_take),
-            jnp.clip(self.a, 0, self.largest),
+            jnp.clip(self.a, 0, self.allowed.shape[2] - 1),
         ]
         return fits & ok & (n > 0)
 
@@ -365,6 +379,36 @@ class _HeapRules:
 
     def observe(self, p: Any) -> Any:
         return p
+
+
+#: The most actions, and the most entries of the table of allowed moves by heap size,
+#: that ``make`` builds for a game of heaps.
+MAX_ACTIONS = 1 << 16
+MAX_TABLE = 1 << 22
+
+
+def _check_size(rules: Any, heaps: list[int], splits: bool) -> None:
+    """Refuse heaps whose tables would be too large, before any is built."""
+    largest = max(heaps, default=0)
+    rule = rules.take_rule
+    most = largest
+    if isinstance(rule, int):
+        most = min(rule, largest)
+    elif isinstance(rule, TakeAndBreak):
+        most = min(rule.max_take, largest)
+    elif rule is not None:
+        most = min(max(rule.take), largest)
+    if splits:
+        actions = (most + 1) * (largest + 1) * max(sum(heaps), 1)
+        entries = (largest + 1) ** 2 * (most + 1)
+    else:
+        actions, entries = most * len(heaps), (largest + 1) * (most + 1)
+    if actions > MAX_ACTIONS or entries > MAX_TABLE:
+        raise ValueError(
+            f"a JAX environment of the heaps {heaps} under {rules} would have {actions} "
+            f"actions and a table of {entries} allowed moves (at most {MAX_ACTIONS} and "
+            f"{MAX_TABLE}): give fewer or smaller heaps"
+        )
 
 
 def _moves_by_heap(rules: Any, largest: int, splits: bool) -> list[tuple[int, int, int]]:

@@ -31,7 +31,9 @@ const BLOCK_BITS: usize = 12;
 pub enum TableError {
     #[error(
         "a table of every position is made for graphs of at most {MAX_TABLE_VERTICES} \
-         vertices (2**{MAX_TABLE_VERTICES} positions); this one has {0}"
+         vertices (2**{MAX_TABLE_VERTICES} positions), counting every vertex of the \
+         game's graph, those not left included (a board's filled cells, the cells of \
+         the grid a graph's names span); this one has {0}"
     )]
     TooManyVertices(usize),
     #[error("a position of this graph has a value of 255 or more, more than a table's byte holds")]
