@@ -41,6 +41,9 @@ LONG = [
     # A quotient whose candidates grow past 4000 elements (0.35 to heap 60: about two
     # minutes of products, their reductions and checks).
     "nk.TakeAndBreak('0.35').misere_quotient(max_heap=60)",
+    # The table of every position of a 26-cell board (2**26 positions, about two
+    # seconds each), ten times over.
+    "[nk.Cram(2, 13).value_table() for _ in range(10)]",
     # A long Grundy sequence by the sparse-space method.
     "nk.TakeAndBreak('0.376').grundy_sequence(10**8)",
     # A dense code on two cores (a second thread fills blocks while the first

@@ -26,6 +26,9 @@ pub const MAX_TABLE_VERTICES: usize = 26;
 /// The top bits that name a block (at most).
 const BLOCK_BITS: usize = 12;
 
+/// The blocks valued between two looks for Ctrl-C (each of at most 2**14 positions).
+const PIECE: usize = 16;
+
 /// What a table of every position refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -91,7 +94,7 @@ impl Deletion {
 
     /// The value and misère outcome of every subset of the vertices (at most
     /// `MAX_TABLE_VERTICES`), on every thread of the pool; Ctrl-C is asked between
-    /// layers of blocks.
+    /// pieces of a few blocks.
     pub fn every_position(&self) -> Result<EveryPosition> {
         let moves = self.mask_moves()?;
         let n = self.vertices;
@@ -100,25 +103,24 @@ impl Deletion {
         let wins = atomic_bytes(size)?;
         let top = n.min(BLOCK_BITS);
         let low = n - top;
-        let mut failed = None;
         for ones in 0..=top as u32 {
-            if interrupt::requested() {
-                return Err(Error::Interrupted);
-            }
             let blocks: Vec<usize> = (0..1usize << top)
                 .filter(|b| b.count_ones() == ones)
                 .collect();
-            failed = blocks
-                .par_iter()
-                .map(|&block| fill(block << low, 1 << low, &moves, &values, &wins))
-                .find_any(|done| done.is_err())
-                .and_then(|done| done.err());
-            if failed.is_some() {
-                break;
+            // A few blocks at a time, Ctrl-C asked between them: a layer of a large
+            // graph is seconds of work, a piece of it milliseconds.
+            for piece in blocks.chunks(PIECE) {
+                if interrupt::requested() {
+                    return Err(Error::Interrupted);
+                }
+                let failed = piece
+                    .par_iter()
+                    .map(|&block| fill(block << low, 1 << low, &moves, &values, &wins))
+                    .find_any(|done| done.is_err());
+                if let Some(Err(error)) = failed {
+                    return Err(error);
+                }
             }
-        }
-        if let Some(error) = failed {
-            return Err(error);
         }
         Ok(EveryPosition {
             moves,
