@@ -45,6 +45,7 @@ from .playing import (
 from .position import Move, Position
 from .rules import Rules
 from .solve import Solution, solve
+from .sprouts import Sprouts
 from .tables import count_p_positions, p_positions
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "Rules",
     "Simulation",
     "Solution",
+    "Sprouts",
     "StaircaseNim",
     "SubtractionGame",
     "Sum",

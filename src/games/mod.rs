@@ -14,7 +14,7 @@
 //! `wythoff`, `moore`, `staircase`, `coins` (coin turning in a row), `corners`
 //! (Turning Corners), `hackenbush` (Green Hackenbush); and the games on graphs and
 //! boards, on one vertex-deletion engine (`board`): `node_kayles`, `arc_kayles`,
-//! `cram`.
+//! `cram`; and `sprouts`, the engine's second game.
 pub mod arc_kayles;
 pub mod board;
 pub mod coins;
@@ -26,6 +26,7 @@ pub mod hackenbush;
 pub mod heaps;
 pub mod moore;
 pub mod node_kayles;
+pub mod sprouts;
 pub mod staircase;
 pub mod sum;
 pub mod wythoff;
@@ -114,6 +115,12 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// The position as numbers, for families whose positions are numbers (the binding
     /// layer reads them).
     fn numbers(&self, _p: &Self::Position) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// The position as text, for families whose positions are written as strings
+    /// (Sprouts' notation).
+    fn text(&self, _p: &Self::Position) -> Option<String> {
         None
     }
 
@@ -286,6 +293,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// The position as numbers (`Game::numbers`).
     fn numbers(&self) -> Option<Vec<u64>>;
 
+    /// The position as text (`Game::text`).
+    fn text(&self) -> Option<String>;
+
     /// The state graph the game reaches (node 0 is this game), each node as a game.
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)>;
 
@@ -431,6 +441,10 @@ impl<G: Game> AnyGame for At<G> {
 
     fn numbers(&self) -> Option<Vec<u64>> {
         self.game.numbers(&self.position)
+    }
+
+    fn text(&self) -> Option<String> {
+        self.game.text(&self.position)
     }
 
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {

@@ -24,6 +24,7 @@ use crate::games::hackenbush::Hackenbush;
 use crate::games::heaps::HeapsGame;
 use crate::games::moore::Moore;
 use crate::games::node_kayles::NodeKaylesRule;
+use crate::games::sprouts::{notation, Sprouts};
 use crate::games::staircase::Staircase;
 use crate::games::sum::SumGame;
 use crate::games::wythoff::Wythoff;
@@ -110,6 +111,14 @@ native_families! {
                 at(board, all)
             }
         }
+    };
+    "sprouts" => |_py, spots: Option<UInt>, text: Option<String>| {
+        let code = match (spots, text) {
+            (Some(spots), None) => notation::start(spots.0).map_err(Error::from)?,
+            (None, Some(text)) => notation::parse(&text).map_err(Error::from)?,
+            _ => return Err(PyTypeError::new_err("Sprouts takes a number of spots or a position's text")),
+        };
+        at(Sprouts::default(), code)
     };
     "defined" => |py, state: Bound<'_, PyAny>, options: Option<Py<PyAny>>| {
         defined_game(py, &state, options)?.0

@@ -239,6 +239,11 @@ impl PyNativeGame {
             .ok_or_else(|| wrong_family(&self.0, "numbers"))
     }
 
+    /// The position of a family whose positions are written as text (Sprouts).
+    fn text(&self) -> PyResult<String> {
+        self.0.text().ok_or_else(|| wrong_family(&self.0, "text"))
+    }
+
     /// The Python state of a defined game.
     fn state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let at = self.0.as_any().downcast_ref::<At<Defined>>();

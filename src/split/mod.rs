@@ -8,11 +8,13 @@
 //! - `table`: the transposition tables (private, or shared between threads);
 //! - `budget`: the memory bound, eviction and Ctrl-C;
 //! - `misere`: misère outcomes over multisets of component keys;
+//! - `plain`: the plain value search (past the pruned one's reach);
 //! - `parallel`: one component searched on several threads;
 //! - `saved`: a table as a checkpoint holds it.
 pub mod budget;
 pub mod misere;
 pub mod parallel;
+pub mod plain;
 pub mod pruned;
 pub mod saved;
 pub mod table;

@@ -20,6 +20,7 @@ mod properties;
 mod pruned_search;
 mod quotient_cache;
 mod rules_and_moves;
+mod sprouts;
 mod subtraction;
 mod subtraction_rules;
 mod tables;

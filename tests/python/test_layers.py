@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.classical",
             "nimkit.coins",
             "nimkit.hackenbush",
+            "nimkit.sprouts",
         ],
     ),
     (

@@ -1,6 +1,6 @@
-"""The command line's games on boards and graphs: ``nimkit cram``, ``nimkit
-cram-table`` and ``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from
-a file.
+"""The command line's games that split into parts: ``nimkit cram``, ``nimkit
+cram-table``, ``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from a
+file, and ``nimkit sprouts``.
 
 >>> from nimkit.cli import main
 >>> main(["cram", "2", "3"])
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles")
+COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles", "sprouts")
 
 
 def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
@@ -59,6 +59,26 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         )
         command.add_argument("file", metavar="FILE")
         _add_common(command)
+    sprouts = commands.add_parser(
+        "sprouts",
+        help="the value and outcome of Sprouts from N spots or a position",
+        description="Solve Sprouts from N spots, or from a POSITION in the string "
+        "notation (e.g. '0*4.1a1a'; the guide's Sprouts page): the Grundy value, the "
+        "outcome in the ending asked, one winning move and the time taken.",
+    )
+    sprouts.add_argument("position", metavar="N|POSITION")
+    sprouts.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
+    sprouts.add_argument(
+        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
+    )
+    sprouts.add_argument(
+        "--max-memory", metavar="SIZE", help="the most memory the search may hold, e.g. '4 GB'"
+    )
+    sprouts.add_argument(
+        "--evict",
+        action="store_true",
+        help="with --max-memory: past it, drop what is known of the smallest lands and go on",
+    )
 
 
 def _add_common(command: argparse.ArgumentParser) -> None:
@@ -117,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "cram-table":
         return _row(args)
     game: Any
+    if args.command == "sprouts":
+        return _sprouts(args)
     if args.command == "cram":
         if args.board is not None:
             if args.rows is not None:
@@ -161,6 +183,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sprouts(args: argparse.Namespace) -> int:
+    """``nimkit sprouts``: as the boards', without checkpoints (not kept for Sprouts).
+
+    >>> from nimkit.cli import main
+    >>> main(["sprouts", "4"])
+    Sprouts at 0*4
+    value: 1
+    outcome (normal play): N, the player to move wins against perfect play
+    winning move: to 0*3.AB|AB
+    time: ... s
+    0
+    """
+    from ..sprouts import Sprouts
+
+    text = args.position.strip()
+    game = Sprouts(int(text)) if text.isdigit() else Sprouts(text)
+    started = time.perf_counter()
+    bounds = {"max_memory": args.max_memory, "evict": args.evict}
+    value = game.grundy(progress=args.progress, **bounds)
+    outcome = game.outcome(args.misere, progress=args.progress, **bounds)
+    won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
+    move = next(won, None) if outcome.value == "N" else None
+    ending = "misère" if args.misere else "normal"
+    print(game.describe())
+    print(f"value: {value}")
+    print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
+    if move is not None:
+        print(f"winning move: to {move}")
+    print(f"time: {time.perf_counter() - started:.2f} s")
+    return 0
+
+
 def _row(args: argparse.Namespace) -> int:
     from ..boards import cram_table
 
@@ -188,9 +242,7 @@ def _move(game: Any, option: Any) -> str:
     if game.family == "arc_kayles":
         return f"take the edge {removed[0]!r} - {removed[1]!r}"
     gone = set(removed)
-    picked = [
-        v for v in removed if (set(game.graph.neighbors(v)) | {v}) == gone
-    ]
+    picked = [v for v in removed if (set(game.graph.neighbors(v)) | {v}) == gone]
     return f"pick the vertex {picked[0]!r} (deleting {', '.join(map(repr, removed))})"
 
 
@@ -219,8 +271,7 @@ def _read_bounded(path: str, most: int, what: str) -> str:
         data = file.read(most + 1)
     if len(data) > most:
         raise ValueError(
-            f"{path} is larger than any {what} these games are searched on "
-            f"(at most {most} bytes)"
+            f"{path} is larger than any {what} these games are searched on (at most {most} bytes)"
         )
     try:
         return data.decode("utf-8")

@@ -1,20 +1,18 @@
 //! Normal play on the vertex-deletion engine: the value of a position, by the
 //! bitboards (`grid`) or the pruned search of a graph, with eviction past the memory
-//! bound; and the plain search that checks them.
+//! bound; and the plain search (`split::plain`) that checks them.
 use std::sync::PoisonError;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::graph::Deletion;
+use super::graph::{Deletion, Graph};
 use super::sets::{key_bits, Bits, Key};
-use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
-use crate::base::mex;
-use crate::split::budget::{Budget, Evictions, Spend, Step, STALLS};
+use crate::split::budget::{Budget, Evictions, Step, STALLS};
+use crate::split::plain;
 use crate::split::pruned::{Search, Wide};
-use crate::split::table::remember;
 use crate::split::table::{self, Private};
 
 impl Deletion {
@@ -197,10 +195,8 @@ impl Deletion {
         Ok(value)
     }
 
-    /// The value of a connected component, as the mex of its options' values,
-    /// searched without recursion: each frame is a component whose options are being
-    /// valued; an option with a component not yet valued pushes that component and
-    /// is taken up again when it is.
+    /// The value of a connected component by the engine's plain search
+    /// (`split::plain`), in `values`.
     pub(super) fn plain_value(
         &self,
         component: Bits,
@@ -208,81 +204,7 @@ impl Deletion {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<u32> {
-        let key = self.key(&component);
-        if let Some(&v) = values.get(&key) {
-            return Ok(v);
-        }
-        let first = Frame::new(self, component, key);
-        let mut spend = Spend::new(budget);
-        spend.count(values, self.component_key_heap());
-        spend.charge(self.set_bytes(first.options.len()))?;
-        let mut stack = vec![first];
-        while let Some(frame) = stack.last_mut() {
-            spend.tick()?;
-            let Some(option) = frame.options.get(frame.next) else {
-                let frame = stack.pop().expect("the loop holds a frame");
-                spend.release(self.set_bytes(frame.options.len()));
-                let value = mex::of_bits(frame.seen.iter().copied());
-                spend.room(values, self.component_key_heap())?;
-                remember(values, frame.key, value, report);
-                if stack.is_empty() {
-                    return Ok(value);
-                }
-                continue;
-            };
-            let mut sum = 0u32;
-            let mut missing = None;
-            for part in self.components(option) {
-                let key = self.key(&part);
-                match values.get(&key) {
-                    Some(&v) => sum ^= v,
-                    None => {
-                        missing = Some((part, key));
-                        break;
-                    }
-                }
-            }
-            match missing {
-                Some((part, key)) => {
-                    let child = Frame::new(self, part, key);
-                    spend.charge(self.set_bytes(child.options.len()))?;
-                    alloc::grow(&mut stack)?;
-                    stack.push(child);
-                }
-                None => {
-                    frame.see(sum);
-                    frame.next += 1;
-                }
-            }
-        }
-        unreachable!("the last frame returns")
-    }
-}
-
-/// A component whose options are being valued.
-pub(super) struct Frame {
-    pub(super) key: Key,
-    pub(super) options: Vec<Bits>,
-    pub(super) next: usize,
-    pub(super) seen: Vec<u64>,
-}
-
-impl Frame {
-    pub(super) fn new(engine: &Deletion, component: Bits, key: Key) -> Self {
-        Frame {
-            key,
-            options: engine.options(&component),
-            next: 0,
-            seen: Vec::new(),
-        }
-    }
-
-    pub(super) fn see(&mut self, value: u32) {
-        let word = value as usize / 64;
-        if self.seen.len() <= word {
-            self.seen.resize(word + 1, 0);
-        }
-        self.seen[word] |= 1 << (value % 64);
+        plain::value(&mut Graph(self), component, values, budget, report)
     }
 }
 

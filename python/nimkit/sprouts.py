@@ -1,0 +1,104 @@
+"""Sprouts (Conway and Paterson, 1967): a move draws a curve joining two spots, or a
+spot to itself, crossing no curve, and puts a new spot on it; a spot takes at most
+three curve ends. The native core holds a position as its lands (independent parts,
+valued once each under a canonical code), searches normal play with the pruned value
+search of the engine the boards use, and misère play over whole positions.
+
+Positions are written in the notation of Applegate, Jacobson and Sleator (1991) and
+Lemoine and Viennot (2010), which SPOTS reads too: spots by the lives they have lost
+(``0``, ``1``, ``2``), a spot of one life met in two places as a letter, boundaries
+between ``.``, regions between ``|``, lands between ``+``, ``0*7`` for seven spots
+alone (the guide's Sprouts page).
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsIndex
+
+from . import _core
+from .boards import Memory, _evicting
+from .games import ImpartialGame, _with_bar
+from .outcome import Outcome
+from .rules import DEFAULT_MAX_POSITIONS
+
+
+class Sprouts(ImpartialGame):
+    """A Sprouts position: ``Sprouts(7)`` is the game of seven spots, ``Sprouts(text)``
+    a position in the string notation. Positions are kept simplified and in a
+    canonical form, so ``str()`` writes one string for every way of drawing a
+    position, and it reads back as the same game.
+
+    >>> g = Sprouts(5)
+    >>> g.grundy(), g.outcome(), g.outcome(misere=True)
+    (1, Outcome.N, Outcome.N)
+    >>> str(Sprouts("0*18|1a1a"))     # two regions with no spot in common: two lands
+    '0*18+1a1a'
+    >>> [str(o) for o in Sprouts(1).options()]    # the one move: a loop
+    ['AB|AB']
+    >>> [str(m) for m in Sprouts(5).winning_moves()]
+    ['0*2.AB|0*2.AB']
+    """
+
+    __slots__ = ()
+    family = "sprouts"
+
+    def __init__(self, position: SupportsIndex | str) -> None:
+        if isinstance(position, str):
+            native = _core.native_game("sprouts", (None, position))
+        else:
+            native = _core.native_game("sprouts", (position, None))
+        object.__setattr__(self, "_native", native)
+
+    def _arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (str(self),), {}
+
+    def __str__(self) -> str:
+        return self._native.text()
+
+    def describe(self) -> str:
+        return f"Sprouts at {self}"
+
+    def grundy(
+        self,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+        *,
+        max_memory: Memory = None,
+        evict: bool = False,
+    ) -> int:
+        """The Grundy value in normal play: the XOR of its lands' values, each searched
+        once. ``max_memory`` bounds the table of values (MemoryError past it, or with
+        ``evict`` the smallest lands' values dropped and the search going on).
+
+        >>> Sprouts(3).grundy(), Sprouts("1a1a").grundy()
+        (1, 2)
+        """
+        memory = _evicting(max_memory, evict)
+        value: int = _with_bar(
+            progress, lambda bar: self._native.grundy(max_positions, bar, memory, evict)
+        )
+        return value
+
+    def outcome(
+        self,
+        misere: bool = False,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        progress: bool = False,
+        *,
+        max_memory: Memory = None,
+        evict: bool = False,
+    ) -> Outcome:
+        """P or N in normal play (the search asks only whether the value is 0) or in
+        misère play (a search over whole positions: misère play has no sum rule).
+
+        >>> Sprouts(4).outcome(misere=True)
+        Outcome.P
+        """
+        memory = _evicting(max_memory, evict)
+        return _with_bar(
+            progress,
+            lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
+        )
+
+
+__all__ = ["Sprouts"]

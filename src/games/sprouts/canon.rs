@@ -1,0 +1,376 @@
+//! A land's canonical code: the same for every way of writing one land (its
+//! boundaries' rotations and order, its regions' order and mirror images, its
+//! letters' names), so that the search values each land once.
+//!
+//! Each region is first written with its letters abstracted (a letter met twice in
+//! the region, or once and again in another): each boundary at its least rotation,
+//! the boundaries sorted, the region as the lesser of itself and its mirror image
+//! (a region's boundaries reversed together: its mirror image, the same game, as
+//! each region's moves are its own). Regions are taken in the order of these forms,
+//! boundaries within each in theirs, letters named in order of appearance
+//! (lowercase within their region, uppercase within the land); the code is the
+//! least of every writing these orders allow, each tie tried (`TRIES` at most:
+//! past them the first of each tie is taken, a code that still writes the land,
+//! perhaps not the one its other writings get: a value found twice, never a wrong
+//! one).
+use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
+use super::notation::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
+
+/// A mark with its letter abstracted: a letter met twice in the region, or not.
+const LOCAL_TOKEN: u8 = 3;
+const SHARED_TOKEN: u8 = 4;
+
+/// The most writings tried for ties.
+const TRIES: usize = 1024;
+
+/// The canonical code of `land`, appended to `out`.
+pub fn key(land: &Land, out: &mut Vec<u8>) {
+    let mut forms = refined(land);
+    forms.sort_by(|a, b| a.tokens.cmp(&b.tokens));
+    let mut writer = Writer {
+        forms,
+        done: vec![false; land.regions.len()],
+        code: Vec::new(),
+        best: None,
+        tries: 0,
+    };
+    writer.regions(&Names::new(SHARED));
+    out.extend_from_slice(&writer.best.expect("a land is written at least once"));
+}
+
+/// A region's abstracted form, and its images (itself, its mirror) with that form:
+/// each its boundaries, each with its abstracted least rotation and the starts that
+/// give it, sorted by it.
+struct Form {
+    tokens: Vec<u8>,
+    images: Vec<Image>,
+}
+
+type Image = Vec<(Vec<u8>, Vec<Mark>, Vec<usize>)>;
+
+/// The regions' forms, a letter joining two regions told apart by the form of the
+/// other, refined until no more regions are told apart (as colour refinement does
+/// a graph's vertices): fewer ties to try, as ties cost a search.
+fn refined(land: &Land) -> Vec<Form> {
+    let n = land.regions.len();
+    // The regions each letter is met in.
+    let mut places = [[usize::MAX; 2]; 256];
+    for (r, region) in land.regions.iter().enumerate() {
+        for &m in region.boundaries.iter().flatten() {
+            let p = &mut places[m as usize];
+            if p[0] == usize::MAX {
+                p[0] = r;
+            } else if p[0] != r {
+                p[1] = r;
+            }
+        }
+    }
+    let twice: Vec<[bool; 256]> = land.regions.iter().map(twice).collect();
+    let mut kind = vec![0u8; n];
+    let mut kinds = 1;
+    loop {
+        let forms: Vec<Form> = land
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(r, region)| {
+                Form::of(region, &|m| match token(m, &twice[r]) {
+                    SHARED_TOKEN => {
+                        let [a, b] = places[m as usize];
+                        SHARED_TOKEN + kind[if a == r { b } else { a }]
+                    }
+                    t => t,
+                })
+            })
+            .collect();
+        let mut sorted: Vec<&Vec<u8>> = forms.iter().map(|f| &f.tokens).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() == kinds || n < 2 {
+            return forms;
+        }
+        kinds = sorted.len();
+        kind = forms
+            .iter()
+            .map(|f| sorted.binary_search(&&f.tokens).unwrap_or(0).min(200) as u8)
+            .collect();
+    }
+}
+
+impl Form {
+    fn of(region: &Region, token: &dyn Fn(Mark) -> u8) -> Form {
+        let image = |mirror: bool| -> Image {
+            let mut boundaries: Image = region
+                .boundaries
+                .iter()
+                .map(|b| {
+                    let marks: Vec<Mark> = if mirror {
+                        b.iter().rev().copied().collect()
+                    } else {
+                        b.clone()
+                    };
+                    let tokens: Vec<u8> = marks.iter().map(|&m| token(m)).collect();
+                    let (least, starts) = least_rotations(&tokens);
+                    (least, marks, starts)
+                })
+                .collect();
+            boundaries.sort_by(|a, b| a.0.cmp(&b.0));
+            boundaries
+        };
+        let flat = |image: &Image| -> Vec<u8> {
+            let mut out = Vec::new();
+            for (i, (t, _, _)) in image.iter().enumerate() {
+                if i > 0 {
+                    out.push(BOUNDARY_END);
+                }
+                out.extend_from_slice(t);
+            }
+            out
+        };
+        let (a, b) = (image(false), image(true));
+        let (ta, tb) = (flat(&a), flat(&b));
+        match ta.cmp(&tb) {
+            std::cmp::Ordering::Less => Form {
+                tokens: ta,
+                images: vec![a],
+            },
+            std::cmp::Ordering::Greater => Form {
+                tokens: tb,
+                images: vec![b],
+            },
+            // Symmetric: both images tried only if the region has letters to name.
+            std::cmp::Ordering::Equal
+                if region.boundaries.iter().flatten().any(|&m| is_letter(m)) =>
+            {
+                Form {
+                    tokens: ta,
+                    images: vec![a, b],
+                }
+            }
+            std::cmp::Ordering::Equal => Form {
+                tokens: ta,
+                images: vec![a],
+            },
+        }
+    }
+}
+
+/// Which letters of `region` it meets twice.
+fn twice(region: &Region) -> [bool; 256] {
+    let mut count = [0u8; 256];
+    for &m in region.boundaries.iter().flatten() {
+        count[m as usize] = count[m as usize].saturating_add(1);
+    }
+    count.map(|c| c >= 2)
+}
+
+fn token(mark: Mark, twice: &[bool; 256]) -> u8 {
+    match mark {
+        FRESH | ONE | TWO => mark,
+        m if twice[m as usize] => LOCAL_TOKEN,
+        _ => SHARED_TOKEN,
+    }
+}
+
+/// The least rotation of a sequence, and every start that gives it.
+fn least_rotations(seq: &[u8]) -> (Vec<u8>, Vec<usize>) {
+    let n = seq.len();
+    let rotation = |s: usize| seq[s..].iter().chain(&seq[..s]);
+    let mut starts = vec![0];
+    for s in 1..n {
+        match rotation(s).cmp(rotation(starts[0])) {
+            std::cmp::Ordering::Less => {
+                starts.clear();
+                starts.push(s);
+            }
+            std::cmp::Ordering::Equal => starts.push(s),
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+    (rotation(starts[0]).copied().collect(), starts)
+}
+
+/// Names given to letters so far: codes from `first` in order of naming.
+#[derive(Clone)]
+struct Names {
+    names: [u8; 256],
+    next: u8,
+}
+
+impl Names {
+    fn new(first: u8) -> Names {
+        Names {
+            names: [0; 256],
+            next: first,
+        }
+    }
+
+    fn name(&mut self, mark: Mark) -> u8 {
+        if self.names[mark as usize] == 0 {
+            self.names[mark as usize] = self.next;
+            self.next += 1;
+        }
+        self.names[mark as usize]
+    }
+}
+
+/// The search for the least writing: regions and boundaries in the order of their
+/// forms, every tie tried.
+struct Writer {
+    forms: Vec<Form>,
+    done: Vec<bool>,
+    code: Vec<u8>,
+    best: Option<Vec<u8>>,
+    tries: usize,
+}
+
+impl Writer {
+    /// Whether the code so far can still be the least: not past the best's prefix.
+    fn hopeful(&self) -> bool {
+        match &self.best {
+            None => true,
+            Some(best) => {
+                let n = self.code.len().min(best.len());
+                self.code[..n] <= best[..n]
+            }
+        }
+    }
+
+    /// The regions left, from the least form: of the tied ones and their images,
+    /// those whose first boundary writes the least code, each tried.
+    fn regions(&mut self, shared: &Names) {
+        if !self.hopeful() {
+            return;
+        }
+        let Some(first) = (0..self.forms.len()).find(|&i| !self.done[i]) else {
+            if self.best.as_ref().is_none_or(|b| self.code < *b) {
+                self.best = Some(self.code.clone());
+            }
+            self.tries += 1;
+            return;
+        };
+        let mut least: Option<Vec<u8>> = None;
+        let mut starts: Vec<(usize, usize, Way)> = Vec::new();
+        for r in (first..self.forms.len())
+            .filter(|&i| !self.done[i] && self.forms[i].tokens == self.forms[first].tokens)
+        {
+            for (i, image) in self.forms[r].images.iter().enumerate() {
+                let left: Vec<usize> = (0..image.len()).collect();
+                let (code, ways) = least_ways(image, &left, &Names::new(LOCAL), shared);
+                match least.as_ref().map(|c| code.cmp(c)) {
+                    Some(std::cmp::Ordering::Greater) => continue,
+                    Some(std::cmp::Ordering::Equal) => {}
+                    _ => {
+                        least = Some(code);
+                        starts.clear();
+                    }
+                }
+                starts.extend(ways.into_iter().map(|w| (r, i, w)));
+            }
+        }
+        let code = least.expect("a region is left");
+        let mark = self.code.len();
+        for (n, (r, image, (k, local, names))) in starts.into_iter().enumerate() {
+            if n > 0 && self.tries >= TRIES {
+                break;
+            }
+            self.done[r] = true;
+            if mark > 0 {
+                self.code.push(REGION_END);
+            }
+            self.code.extend_from_slice(&code);
+            let mut left: Vec<usize> = (0..self.forms[r].images[image].len()).collect();
+            left.remove(k);
+            self.boundaries(r, image, left, &local, &names);
+            self.code.truncate(mark);
+            self.done[r] = false;
+        }
+    }
+
+    /// The boundaries `left` of image `image` of region `r` (one written already),
+    /// the ties that write the least code next each tried.
+    fn boundaries(
+        &mut self,
+        r: usize,
+        image: usize,
+        left: Vec<usize>,
+        local: &Names,
+        shared: &Names,
+    ) {
+        if !self.hopeful() {
+            return;
+        }
+        if left.is_empty() {
+            return self.regions(shared);
+        }
+        let (code, ways) = least_ways(&self.forms[r].images[image], &left, local, shared);
+        let mark = self.code.len();
+        for (n, (k, l, g)) in ways.into_iter().enumerate() {
+            if n > 0 && self.tries >= TRIES {
+                break;
+            }
+            self.code.push(BOUNDARY_END);
+            self.code.extend_from_slice(&code);
+            let mut rest = left.clone();
+            rest.remove(k);
+            self.boundaries(r, image, rest, &l, &g);
+            self.code.truncate(mark);
+        }
+    }
+}
+
+/// A way to go on: the place in `left` of the boundary written next, and the names
+/// given once it is.
+type Way = (usize, Names, Names);
+
+/// Of the boundaries `left` of an image tied with the first (the least form), the
+/// least code one of them writes next with the names so far, and every way to
+/// write it (ways that name every letter alike are one).
+fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (Vec<u8>, Vec<Way>) {
+    let twice = twice_of(image);
+    let first = left[0];
+    let mut least: Option<Vec<u8>> = None;
+    let mut ways: Vec<Way> = Vec::new();
+    for (k, &b) in left.iter().enumerate() {
+        if image[b].0 != image[first].0 {
+            break;
+        }
+        let marks = &image[b].1;
+        for &s in &image[b].2 {
+            let (mut l, mut g) = (local.clone(), shared.clone());
+            let code: Vec<u8> = marks[s..]
+                .iter()
+                .chain(&marks[..s])
+                .map(|&m| match m {
+                    m if !is_letter(m) => m,
+                    m if twice[m as usize] => l.name(m),
+                    m => g.name(m),
+                })
+                .collect();
+            match least.as_ref().map(|c| code.cmp(c)) {
+                Some(std::cmp::Ordering::Greater) => continue,
+                Some(std::cmp::Ordering::Equal) => {}
+                _ => {
+                    least = Some(code);
+                    ways.clear();
+                }
+            }
+            if !ways
+                .iter()
+                .any(|w| w.1.names == l.names && w.2.names == g.names)
+            {
+                ways.push((k, l, g));
+            }
+        }
+    }
+    (least.expect("a boundary is left"), ways)
+}
+
+/// Which letters an image of a region meets twice.
+fn twice_of(image: &Image) -> [bool; 256] {
+    let mut count = [0u8; 256];
+    for &m in image.iter().flat_map(|b| &b.1) {
+        count[m as usize] = count[m as usize].saturating_add(1);
+    }
+    count.map(|c| c >= 2)
+}

@@ -1,0 +1,140 @@
+//! Sprouts (Conway and Paterson, 1967): a move draws a curve joining two spots, or a
+//! spot to itself, crossing no curve, and puts a new spot on it; a spot takes at
+//! most three curve ends. Positions split into independent lands, so Sprouts is a
+//! game of the engine for games that split (`crate::split`), as the boards are.
+//!
+//! From the lowest: `notation` (the string notation, a position's canonical code),
+//! `land` (regions, boundaries and the simplifications), `canon` (a land's canonical
+//! code), `moves` (a land's moves), `search` (the engine's questions answered).
+pub mod canon;
+pub mod land;
+pub mod moves;
+pub mod notation;
+pub mod search;
+
+use std::sync::{Mutex, PoisonError};
+
+use rustc_hash::FxHashMap;
+
+use self::notation::{lands, Code};
+use self::search::Lands;
+use crate::base::error::Result;
+use crate::base::outcome::Outcome;
+use crate::games::{Game, Limits, Memo, Value};
+use crate::split::budget::Budget;
+use crate::split::misere::{self, Table};
+use crate::split::pruned::{Search, Wide};
+use crate::split::{plain, table::Private};
+
+/// The game of Sprouts; a position is its code (`notation::Code`). The family keeps
+/// what its searches learn: the values of lands, the misère outcomes of positions.
+#[derive(Debug, Default)]
+pub struct Sprouts {
+    values: Mutex<FxHashMap<Code, u32>>,
+    misere: Mutex<Table<Code>>,
+    memo: Memo<Code>,
+}
+
+impl Sprouts {
+    /// The normal-play value of the position `code`.
+    pub fn value(
+        &self,
+        code: &[u8],
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<u32> {
+        let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut value = 0;
+        let mut search = Lands::default();
+        for land in lands(code) {
+            let land: Code = land.into();
+            let found = Search::new(&mut search, &mut Private::new(&mut table)?, budget, report)?
+                .value(&land)?;
+            value ^= match found {
+                Ok(v) => v,
+                Err(Wide) => plain::value(&mut search, land, &mut table, budget, report)?,
+            };
+        }
+        Ok(value)
+    }
+
+    /// Whether the normal-play value of `code` is 0, as the pruned search asks it
+    /// (Lemoine and Viennot's "is this position plus *k a loss?").
+    pub fn loses(
+        &self,
+        code: &[u8],
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool> {
+        let parts: Vec<Code> = lands(code).map(Code::from).collect();
+        let found = {
+            let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+            Search::new(
+                &mut Lands::default(),
+                &mut Private::new(&mut table)?,
+                budget,
+                report,
+            )?
+            .sum_is(&parts, 0)?
+        };
+        match found {
+            Ok(is) => Ok(is),
+            Err(Wide) => Ok(self.value(code, budget, report)? == 0),
+        }
+    }
+}
+
+fn budget(limits: &Limits) -> Budget {
+    Budget {
+        max_memory: limits.max_memory,
+        evict: limits.evict,
+        ..Budget::default()
+    }
+}
+
+impl Game for Sprouts {
+    type Position = Code;
+    const FAMILY: &'static str = "sprouts";
+
+    fn options(&self, p: &Code, out: &mut Vec<Code>) -> Result<()> {
+        out.extend(search::options(p));
+        Ok(())
+    }
+
+    fn value(&self, p: &Code, limits: &Limits) -> Result<Option<Value>> {
+        let value = Sprouts::value(self, p, budget(limits), limits.report)?;
+        Ok(Some(Value::Finite(u64::from(value))))
+    }
+
+    fn normal(&self, p: &Code, limits: &Limits) -> Result<Option<Outcome>> {
+        let lost = self.loses(p, budget(limits), limits.report)?;
+        Ok(Some(if lost { Outcome::P } else { Outcome::N }))
+    }
+
+    fn misere(&self, p: &Code, limits: &Limits) -> Result<Option<Outcome>> {
+        let wins = misere::wins(self, p, budget(limits), limits.report)?;
+        Ok(Some(if wins { Outcome::N } else { Outcome::P }))
+    }
+
+    fn loopy(&self, _p: &Code, _limits: &Limits) -> Result<Option<bool>> {
+        Ok(Some(false)) // every move takes a life
+    }
+
+    fn text(&self, p: &Code) -> Option<String> {
+        Some(notation::text(p))
+    }
+
+    fn memo(&self) -> &Memo<Code> {
+        &self.memo
+    }
+
+    fn bounds_memory(&self, _p: &Code) -> bool {
+        true
+    }
+
+    fn same_game(&self, _other: &Self) -> bool {
+        true // one game: positions tell Sprouts apart
+    }
+
+    fn hash_game(&self, _state: &mut dyn std::hash::Hasher) {}
+}

@@ -1,0 +1,184 @@
+//! Sprouts on the engine for games that split (`crate::split`): a component is a
+//! land, keyed by its canonical code; normal play by the pruned value search
+//! (`split::pruned`), misère play by the search over whole positions keyed by the
+//! multisets of their lands (`split::misere`).
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::land::{land_of_code, lives_of_code, settle};
+use super::moves::each_move;
+use super::notation::{lands, of_settled, Code, LAND_END};
+use super::Sprouts;
+use crate::base::error::Result;
+use crate::split::misere::{Keyed, MisereSplit, Table};
+use crate::split::pruned::Split;
+
+/// The options of the land `code`, each the position it leaves (lands' codes),
+/// each once.
+pub fn land_options(code: &[u8]) -> Vec<Code> {
+    let land = land_of_code(code);
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    let mut settled = Vec::new();
+    each_move(&land, |regions| {
+        settled.clear();
+        settle(regions, &mut settled);
+        let option = of_settled(&settled);
+        if seen.insert(option.clone()) {
+            out.push(option);
+        }
+    });
+    out
+}
+
+/// The options of the position `code`: a move in one of its lands.
+pub fn options(code: &[u8]) -> Vec<Code> {
+    let parts: Vec<&[u8]> = lands(code).collect();
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    for (k, part) in parts.iter().enumerate() {
+        for option in land_options(part) {
+            let mut all: Vec<&[u8]> = parts
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != k)
+                .map(|(_, p)| *p)
+                .chain(lands(&option))
+                .collect();
+            all.sort_unstable();
+            let whole: Code = all.join(&LAND_END).into_boxed_slice();
+            if seen.insert(whole.clone()) {
+                out.push(whole);
+            }
+        }
+    }
+    out
+}
+
+/// A land of two lives is *: any move leaves one life, no move.
+fn known(code: &[u8]) -> Option<u32> {
+    (lives_of_code(code) == 2).then_some(1)
+}
+
+/// The normal-play search of Sprouts' lands, with the options of lands met lately
+/// (the search asks a land's options again for each question it asks of it, and
+/// they cost far more to make than a board's).
+#[derive(Default)]
+pub struct Lands {
+    recent: FxHashMap<Code, Arc<[Code]>>,
+}
+
+/// The most lands whose options `Lands` keeps: a bounded cache, emptied when full.
+const RECENT: usize = 1 << 14;
+
+impl Split for Lands {
+    type Part = Code;
+    type Key = Code;
+
+    fn key(&self, part: &Code) -> Code {
+        part.clone()
+    }
+
+    fn known(&self, part: &Code) -> Option<u32> {
+        known(part)
+    }
+
+    fn options(&mut self, part: &Code, out: &mut Vec<Code>) {
+        if let Some(options) = self.recent.get(part) {
+            out.extend(options.iter().cloned());
+            return;
+        }
+        let options: Arc<[Code]> = land_options(part).into();
+        out.extend(options.iter().cloned());
+        if self.recent.len() == RECENT {
+            self.recent.clear();
+        }
+        self.recent.insert(part.clone(), options);
+    }
+
+    fn split(&mut self, option: &Code, parts: &mut Vec<Code>) -> u32 {
+        let mut value = 0;
+        for land in lands(option) {
+            match known(land) {
+                Some(v) => value ^= v,
+                None => parts.push(land.into()),
+            }
+        }
+        value
+    }
+
+    fn size(&self, part: &Code) -> u32 {
+        lives_of_code(part)
+    }
+
+    fn key_size(&self, key: &Code) -> u32 {
+        lives_of_code(key)
+    }
+
+    fn heap_of(&self, key: &Code) -> usize {
+        key.len()
+    }
+}
+
+/// The misère key of a land that is * (no land's code is one byte of this).
+const STAR: u8 = 255;
+
+impl MisereSplit for Sprouts {
+    type Part = Code;
+    type Key = Code;
+    type Scratch = ();
+
+    fn scratch(&self, _size: u32) -> Result<()> {
+        Ok(())
+    }
+
+    fn table(&self) -> &Mutex<Table<Code>> {
+        &self.misere
+    }
+
+    fn size(&self, position: &Code) -> u32 {
+        lives_of_code(position)
+    }
+
+    fn has_move(&self, position: &Code) -> bool {
+        !position.is_empty() // settled lands all have a move
+    }
+
+    /// Each land with its key: a land whose every move ends it keyed as *.
+    fn keyed(&self, position: &Code, _: &mut (), out: &mut Keyed<Code, Code>) {
+        for land in lands(position) {
+            let star =
+                lives_of_code(land) <= STAR_MOST && land_options(land).iter().all(|o| o.is_empty());
+            let key: Code = if star { Box::new([STAR]) } else { land.into() };
+            out.push((land.into(), key));
+        }
+    }
+
+    fn is_star(&self, key: &Code) -> bool {
+        key[..] == [STAR]
+    }
+
+    fn options(&self, part: &Code) -> Vec<Code> {
+        land_options(part)
+    }
+
+    fn key_heap(&self, parts: usize) -> usize {
+        parts * std::mem::size_of::<Code>()
+    }
+
+    fn heap_of(&self, key: &Code) -> usize {
+        key.len()
+    }
+
+    fn bytes(&self, parts: usize) -> usize {
+        parts * 64
+    }
+
+    fn key_size(&self, key: &[Code]) -> u32 {
+        key.iter().map(|k| lives_of_code(k)).sum()
+    }
+}
+
+/// Lands of at most this many lives are checked for being *.
+const STAR_MOST: u32 = 4;

@@ -1,0 +1,141 @@
+//! Sprouts on the engine for games that split: the published outcomes of the n-spot
+//! games, the notation read back as written, and the engine's values against a plain
+//! mex over whole positions (no sum rule, no pruning). The brute force on drawings,
+//! independent of the core's positions, is in `tests/python/test_sprouts.py`.
+use std::collections::{HashMap, HashSet};
+
+use nimkit::games::sprouts::notation::{parse, start, text, Code, SproutsError};
+use nimkit::games::sprouts::search;
+use nimkit::games::sprouts::Sprouts;
+use nimkit::split::budget::Budget;
+
+fn value(game: &Sprouts, code: &[u8]) -> u32 {
+    game.value(code, Budget::default(), &|_| {}).unwrap()
+}
+
+/// Normal play: the first player wins the n-spot game iff n mod 6 is 3, 4 or 5
+/// (Applegate, Jacobson and Sleator, "Computer Analysis of Sprouts", CMU-CS-91-144,
+/// 1991, to n = 11; Lemoine and Viennot, arXiv 1008.2320, to n = 44), and its value
+/// is then 1 (their nimber tables): checked to 6 spots here, the rest research-scale.
+#[test]
+fn n_spot_games_in_normal_play() {
+    let game = Sprouts::default();
+    for n in 0..=6u64 {
+        let expected = u32::from(matches!(n % 6, 3..=5));
+        assert_eq!(value(&game, &start(n).unwrap()), expected, "{n} spots");
+        assert_eq!(
+            game.loses(&start(n).unwrap(), Budget::default(), &|_| {})
+                .unwrap(),
+            expected == 0
+        );
+    }
+}
+
+/// Every position from up to 4 spots, its value by the pruned search against the
+/// plain mex of its options' values over whole positions (no XOR of lands).
+#[test]
+fn pruned_values_equal_the_plain_mex_of_whole_positions() {
+    let mut plain: HashMap<Code, u32> = HashMap::new();
+    fn mex_value(code: &Code, plain: &mut HashMap<Code, u32>) -> u32 {
+        if let Some(&v) = plain.get(code) {
+            return v;
+        }
+        let seen: HashSet<u32> = search::options(code)
+            .iter()
+            .map(|o| mex_value(o, plain))
+            .collect();
+        let v = (0..).find(|v| !seen.contains(v)).unwrap();
+        plain.insert(code.clone(), v);
+        v
+    }
+    for n in 1..=4 {
+        mex_value(&start(n).unwrap(), &mut plain);
+    }
+    assert!(plain.len() > 1000, "{} positions", plain.len());
+    let game = Sprouts::default();
+    for (code, &v) in &plain {
+        assert_eq!(value(&game, code), v, "{}", text(code));
+    }
+}
+
+/// Every position from up to 5 spots, written as text and read back, is the same
+/// code (the canonical form is a fixed point), and so are its lands one by one.
+#[test]
+fn positions_read_back_as_written() {
+    let mut seen: HashSet<Code> = HashSet::new();
+    let mut todo: Vec<Code> = (0..=5).map(|n| start(n).unwrap()).collect();
+    while let Some(code) = todo.pop() {
+        if !seen.insert(code.clone()) {
+            continue;
+        }
+        assert_eq!(parse(&text(&code)).unwrap(), code, "{}", text(&code));
+        if seen.len() < 20_000 {
+            todo.extend(search::options(&code));
+        }
+    }
+    assert!(seen.len() >= 20_000);
+}
+
+/// Ways of writing one position give one code: rotations, the order of boundaries,
+/// regions and lands, a region's mirror image, the letters' names, dead spots.
+#[test]
+fn writings_of_one_position_are_one_code() {
+    for writings in [
+        &["1a1a", "a1a1", "1b1b", "31a1a3", "1a1a!"][..],
+        &["0*3", "0.0.0", "0*2.0"],
+        &["0*2.AB|AB", "AB|0.BA.0", "BA|0.0.BA"],
+        &["0.1a2a+1", "1+0.1a2a", "1+2a1a.0"],
+        &["12AB|AB.0", "0.BA|21BA"],
+    ] {
+        let codes: HashSet<Code> = writings.iter().map(|w| parse(w).unwrap()).collect();
+        assert_eq!(codes.len(), 1, "{writings:?}");
+    }
+    // Simplified away: a region of one life, a spot of one life met once.
+    assert_eq!(text(&parse("0*2.A|A").unwrap()), "0*2.2");
+    assert_eq!(text(&parse("2|1").unwrap()), "1");
+    assert_eq!(text(&parse("2.3").unwrap()), "!");
+    assert_eq!(text(&parse("0*18|1a1a").unwrap()), "0*18+1a1a");
+}
+
+#[test]
+fn malformed_strings_are_refused_with_the_reason() {
+    for (bad, says) in [
+        ("01", "a boundary of its own"),
+        ("a", "met once"),
+        ("aaa", "met 3 times"),
+        ("0..0", "empty"),
+        ("0x", "'x' is not a spot"),
+        ("m(0)m(0)", "m(k)"),
+        ("0!0", "comes last"),
+        ("0*x", "count"),
+    ] {
+        match parse(bad) {
+            Err(SproutsError::Notation { reason, .. }) => {
+                assert!(reason.contains(says), "{bad}: {reason}")
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    assert!(matches!(start(41), Err(SproutsError::TooManySpots { .. })));
+    assert!(matches!(parse("0*41"), Err(SproutsError::Notation { .. })));
+    assert_eq!(
+        parse("0*40.1"),
+        Err(SproutsError::TooLarge {
+            lives: 122,
+            most: 120
+        })
+    );
+    assert!(parse("0*40").is_ok());
+}
+
+/// Misère play of the n-spot games: a win for the first player at n = 1, 5, 6 and a
+/// loss at 2, 3, 4 (OEIS A164950, from Lemoine and Viennot, arXiv 0908.4407, Fig. 1).
+#[test]
+fn n_spot_games_in_misere_play() {
+    use nimkit::split::misere;
+    let game = Sprouts::default();
+    for (n, wins) in [(1, true), (2, false), (3, false), (4, false), (5, true)] {
+        let found = misere::wins(&game, &start(n).unwrap(), Budget::default(), &|_| {});
+        assert_eq!(found.unwrap(), wins, "{n} spots");
+    }
+}
