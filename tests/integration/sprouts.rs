@@ -126,6 +126,13 @@ fn malformed_strings_are_refused_with_the_reason() {
         })
     );
     assert!(parse("0*40").is_ok());
+    // Seventeen boundaries that are not alike in one region: 2**17 ways to divide.
+    let many: Vec<String> = (0..17).map(|i| letter(i).to_string()).collect();
+    let text = format!("{}|{}", many.join("."), many.join(""));
+    assert!(matches!(
+        parse(&text),
+        Err(SproutsError::TooManyDivisions { boundaries: 17, .. })
+    ));
 }
 
 /// Misère play of the n-spot games: a win for the first player at n = 1, 5, 6 and a
@@ -138,4 +145,8 @@ fn n_spot_games_in_misere_play() {
         let found = misere::wins(&game, &start(n).unwrap(), Budget::default(), &|_| {});
         assert_eq!(found.unwrap(), wins, "{n} spots");
     }
+}
+
+fn letter(i: usize) -> char {
+    char::from(b'A' + i as u8)
 }

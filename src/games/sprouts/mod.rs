@@ -17,7 +17,7 @@ use std::sync::{Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 
 use self::notation::{lands, Code};
-use self::search::Lands;
+use self::search::{Lands, Recent};
 use crate::base::error::Result;
 use crate::base::outcome::Outcome;
 use crate::games::{Game, Limits, Memo, Value};
@@ -32,6 +32,8 @@ use crate::split::{plain, table::Private};
 pub struct Sprouts {
     values: Mutex<FxHashMap<Code, u32>>,
     misere: Mutex<Table<Code>>,
+    /// The options of lands the misère searches met lately.
+    recent: Mutex<Recent>,
     memo: Memo<Code>,
 }
 

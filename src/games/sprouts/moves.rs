@@ -79,6 +79,15 @@ pub fn each_move(land: &Land, mut each: impl FnMut(Vec<Region>)) {
     }
 }
 
+/// How many ways a curve cutting `region` has, at most, of dividing its other
+/// boundaries between its two sides (saturating).
+pub fn divisions(region: &Region) -> u64 {
+    let all: Vec<&Vec<Mark>> = region.boundaries.iter().collect();
+    groups(&all)
+        .iter()
+        .fold(1u64, |n, g| n.saturating_mul(g.len() as u64 + 1))
+}
+
 /// The places of every letter in `killed` marked dead.
 fn kill(regions: &mut [Region], killed: &[Mark]) {
     if killed.is_empty() {

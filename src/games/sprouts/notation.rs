@@ -13,8 +13,8 @@
 //!
 //! A position's code is what `canon::key` writes: marks, letters as `LOCAL + i` or
 //! `SHARED + i`, and the three separators as bytes of their own.
-use super::canon;
 use super::land::{self, Land, Region, FRESH, LETTER, MOST_LIVES, ONE, TWO};
+use super::{canon, moves};
 use crate::base::error::FamilyError;
 
 /// The codes of lowercase letters (within a region) and uppercase ones (within a land).
@@ -23,6 +23,9 @@ pub const SHARED: u8 = 128;
 pub const BOUNDARY_END: u8 = 251;
 pub const REGION_END: u8 = 252;
 pub const LAND_END: u8 = 253;
+
+/// The most ways of dividing a region's boundaries a move lists.
+pub const MOST_DIVISIONS: u64 = 1 << 16;
 
 /// A position, as its code: its lands' canonical codes, sorted, between `LAND_END`s.
 pub type Code = Box<[u8]>;
@@ -36,6 +39,15 @@ pub enum SproutsError {
     TooLarge { lives: u32, most: u32 },
     #[error("the Sprouts game of {spots} spots is more than the 40 this solver holds")]
     TooManySpots { spots: u64 },
+    #[error(
+        "a region of {boundaries} boundaries has {divisions} ways or more of dividing them \
+         between a curve's two sides, more than the {most} this solver lists"
+    )]
+    TooManyDivisions {
+        boundaries: usize,
+        divisions: u64,
+        most: u64,
+    },
 }
 
 impl FamilyError for SproutsError {}
@@ -109,6 +121,18 @@ pub fn parse(text: &str) -> Result<Code, SproutsError> {
             lives,
             most: MOST_LIVES,
         });
+    }
+    // A move divides a region's other boundaries in every way: a region whose ways are
+    // too many to list is refused here (no move adds boundaries to a region).
+    for region in settled.iter().flat_map(|l| &l.regions) {
+        let divisions = moves::divisions(region);
+        if divisions > MOST_DIVISIONS {
+            return Err(SproutsError::TooManyDivisions {
+                boundaries: region.boundaries.len(),
+                divisions,
+                most: MOST_DIVISIONS,
+            });
+        }
     }
     Ok(of_settled(&settled))
 }

@@ -2,7 +2,7 @@
 //! land, keyed by its canonical code; normal play by the pruned value search
 //! (`split::pruned`), misère play by the search over whole positions keyed by the
 //! multisets of their lands (`split::misere`).
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -61,16 +61,43 @@ fn known(code: &[u8]) -> Option<u32> {
     (lives_of_code(code) == 2).then_some(1)
 }
 
-/// The normal-play search of Sprouts' lands, with the options of lands met lately
-/// (the search asks a land's options again for each question it asks of it, and
-/// they cost far more to make than a board's).
-#[derive(Default)]
-pub struct Lands {
-    recent: FxHashMap<Code, Arc<[Code]>>,
+/// The options of lands met lately: searches ask a land's options again and again
+/// (for each question about it, in normal play; beside every other part, in misère
+/// play), and they cost far more to make than a board's. A bounded cache, emptied
+/// when full.
+#[derive(Debug, Default)]
+pub struct Recent(FxHashMap<Code, Arc<[Code]>>);
+
+/// The most lands whose options `Recent` keeps.
+const RECENT: usize = 1 << 14;
+
+impl Recent {
+    pub fn options(&mut self, land: &[u8]) -> Arc<[Code]> {
+        if let Some(options) = self.get(land) {
+            return options;
+        }
+        let options: Arc<[Code]> = land_options(land).into();
+        self.keep(land, &options);
+        options
+    }
+
+    fn get(&self, land: &[u8]) -> Option<Arc<[Code]>> {
+        self.0.get(land).map(Arc::clone)
+    }
+
+    fn keep(&mut self, land: &[u8], options: &Arc<[Code]>) {
+        if self.0.len() == RECENT {
+            self.0.clear();
+        }
+        self.0.insert(land.into(), Arc::clone(options));
+    }
 }
 
-/// The most lands whose options `Lands` keeps: a bounded cache, emptied when full.
-const RECENT: usize = 1 << 14;
+/// The normal-play search of Sprouts' lands.
+#[derive(Default)]
+pub struct Lands {
+    recent: Recent,
+}
 
 impl Split for Lands {
     type Part = Code;
@@ -85,16 +112,7 @@ impl Split for Lands {
     }
 
     fn options(&mut self, part: &Code, out: &mut Vec<Code>) {
-        if let Some(options) = self.recent.get(part) {
-            out.extend(options.iter().cloned());
-            return;
-        }
-        let options: Arc<[Code]> = land_options(part).into();
-        out.extend(options.iter().cloned());
-        if self.recent.len() == RECENT {
-            self.recent.clear();
-        }
-        self.recent.insert(part.clone(), options);
+        out.extend(self.recent.options(part).iter().cloned());
     }
 
     fn split(&mut self, option: &Code, parts: &mut Vec<Code>) -> u32 {
@@ -160,7 +178,7 @@ impl MisereSplit for Sprouts {
     }
 
     fn options(&self, part: &Code) -> Vec<Code> {
-        land_options(part)
+        self.options_of(part).to_vec()
     }
 
     fn key_heap(&self, parts: usize) -> usize {
@@ -177,6 +195,21 @@ impl MisereSplit for Sprouts {
 
     fn key_size(&self, key: &[Code]) -> u32 {
         key.iter().map(|k| lives_of_code(k)).sum()
+    }
+}
+
+impl Sprouts {
+    /// The options of a land, from the misère searches' cache.
+    /// (Made outside the lock: the misère search of a large position runs on several
+    /// threads.)
+    fn options_of(&self, land: &[u8]) -> Arc<[Code]> {
+        let recent = || self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(options) = recent().get(land) {
+            return options;
+        }
+        let options: Arc<[Code]> = land_options(land).into();
+        recent().keep(land, &options);
+        options
     }
 }
 
