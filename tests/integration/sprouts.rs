@@ -4,7 +4,8 @@
 //! independent of the core's positions, is in `tests/python/test_sprouts.py`.
 use std::collections::{HashMap, HashSet};
 
-use nimkit::games::sprouts::notation::{parse, start, text, Code, SproutsError};
+use nimkit::games::sprouts::code::Code;
+use nimkit::games::sprouts::notation::{parse, start, text, SproutsError};
 use nimkit::games::sprouts::search;
 use nimkit::games::sprouts::Sprouts;
 use nimkit::split::budget::Budget;
@@ -140,7 +141,7 @@ fn malformed_strings_are_refused_with_the_reason() {
 #[test]
 fn n_spot_games_in_misere_play() {
     use nimkit::split::misere;
-    let game = Sprouts::default();
+    let game = search::Positions::default();
     for (n, wins) in [(1, true), (2, false), (3, false), (4, false), (5, true)] {
         let found = misere::wins(&game, &start(n).unwrap(), Budget::default(), &|_| {});
         assert_eq!(found.unwrap(), wins, "{n} spots");

@@ -13,8 +13,8 @@
 //! past them the first of each tie is taken, a code that still writes the land,
 //! perhaps not the one its other writings get: a value found twice, never a wrong
 //! one).
+use super::code::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
 use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
-use super::notation::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
 
 /// A mark with its letter abstracted: a letter met twice in the region, or not.
 const LOCAL_TOKEN: u8 = 3;

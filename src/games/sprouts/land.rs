@@ -13,7 +13,7 @@
 //! dropped, a letter met twice in a row met once, a letter met once written `TWO`,
 //! regions with fewer than two lives dropped (no move can be made in them), and the
 //! lands apart. `key` writes a land in a canonical order (`canon`).
-use super::notation::{BOUNDARY_END, REGION_END};
+use super::code::{BOUNDARY_END, REGION_END, SHARED};
 
 /// A spot's mark on a boundary.
 pub type Mark = u8;
@@ -30,7 +30,7 @@ pub const LETTER: Mark = 3;
 pub const DEAD: Mark = 255;
 
 /// The most lives a land may have: its letters (one life each) then fit the
-/// numbering of `key` (`notation::LOCAL`, `notation::SHARED`). Forty spots.
+/// numbering of `key` (`code::LOCAL`, `code::SHARED`). Forty spots.
 pub const MOST_LIVES: u32 = 120;
 
 /// The lives of a spot marked `mark` (a letter's counted once in each of its places).
@@ -226,7 +226,7 @@ fn apart(regions: Vec<Region>, out: &mut Vec<Land>) {
     }
 }
 
-/// The lives of a land or position as `key` writes it (`notation`'s codes).
+/// The lives of a land or position as `key` writes it (`code`).
 pub fn lives_of_code(code: &[u8]) -> u32 {
     let (mut lives, mut letters) = (0, 0);
     for &c in code {
@@ -264,7 +264,7 @@ pub fn land_of_code(code: &[u8]) -> Land {
                 local = [0u8; 256];
             }
             FRESH | ONE | TWO => boundary.push(c),
-            c if c < super::notation::SHARED => boundary.push(name(&mut local, c)),
+            c if c < SHARED => boundary.push(name(&mut local, c)),
             c => boundary.push(name(&mut shared, c)),
         }
     }

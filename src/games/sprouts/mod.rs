@@ -3,10 +3,12 @@
 //! most three curve ends. Positions split into independent lands, so Sprouts is a
 //! game of the engine for games that split (`crate::split`), as the boards are.
 //!
-//! From the lowest: `notation` (the string notation, a position's canonical code),
-//! `land` (regions, boundaries and the simplifications), `canon` (a land's canonical
-//! code), `moves` (a land's moves), `search` (the engine's questions answered).
+//! From the lowest: `code` (a position's bytes), `land` (regions, boundaries and
+//! the simplifications), `canon` (a land's canonical code), `moves` (a land's
+//! moves), `notation` (the string notation, read and written), `search` (the
+//! engine's questions answered).
 pub mod canon;
+pub mod code;
 pub mod land;
 pub mod moves;
 pub mod notation;
@@ -16,24 +18,22 @@ use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
-use self::notation::{lands, Code};
-use self::search::{Lands, Recent};
+use self::code::{lands, Code};
+use self::search::{Lands, Positions};
 use crate::base::error::Result;
 use crate::base::outcome::Outcome;
 use crate::games::{Game, Limits, Memo, Value};
 use crate::split::budget::Budget;
-use crate::split::misere::{self, Table};
+use crate::split::misere;
 use crate::split::pruned::{Search, Wide};
 use crate::split::{plain, table::Private};
 
-/// The game of Sprouts; a position is its code (`notation::Code`). The family keeps
+/// The game of Sprouts; a position is its code (`code::Code`). The family keeps
 /// what its searches learn: the values of lands, the misère outcomes of positions.
 #[derive(Debug, Default)]
 pub struct Sprouts {
     values: Mutex<FxHashMap<Code, u32>>,
-    misere: Mutex<Table<Code>>,
-    /// The options of lands the misère searches met lately.
-    recent: Mutex<Recent>,
+    positions: Positions,
     memo: Memo<Code>,
 }
 
@@ -114,7 +114,7 @@ impl Game for Sprouts {
     }
 
     fn misere(&self, p: &Code, limits: &Limits) -> Result<Option<Outcome>> {
-        let wins = misere::wins(self, p, budget(limits), limits.report)?;
+        let wins = misere::wins(&self.positions, p, budget(limits), limits.report)?;
         Ok(Some(if wins { Outcome::N } else { Outcome::P }))
     }
 

@@ -11,24 +11,14 @@
 //!   region are separated by `.`, regions of a land by `|`, lands by `+`; a
 //!   position may end with `!`; `0*12` is twelve spots alone (`0.0. ... .0`).
 //!
-//! A position's code is what `canon::key` writes: marks, letters as `LOCAL + i` or
-//! `SHARED + i`, and the three separators as bytes of their own.
+//! A position is held as its code (`code`), written by `canon::key`.
+use super::code::{lands, Code, BOUNDARY_END, LAND_END, LOCAL, REGION_END, SHARED};
 use super::land::{self, Land, Region, FRESH, LETTER, MOST_LIVES, ONE, TWO};
 use super::{canon, moves};
 use crate::base::error::FamilyError;
 
-/// The codes of lowercase letters (within a region) and uppercase ones (within a land).
-pub const LOCAL: u8 = 3;
-pub const SHARED: u8 = 128;
-pub const BOUNDARY_END: u8 = 251;
-pub const REGION_END: u8 = 252;
-pub const LAND_END: u8 = 253;
-
 /// The most ways of dividing a region's boundaries a move lists.
 pub const MOST_DIVISIONS: u64 = 1 << 16;
-
-/// A position, as its code: its lands' canonical codes, sorted, between `LAND_END`s.
-pub type Code = Box<[u8]>;
 
 /// Sprouts' own errors.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -86,11 +76,6 @@ pub fn of_settled(lands: &[Land]) -> Code {
         .collect();
     codes.sort_unstable();
     codes.join(&LAND_END).into_boxed_slice()
-}
-
-/// The lands' codes in a position's code.
-pub fn lands(code: &[u8]) -> impl Iterator<Item = &[u8]> {
-    code.split(|&c| c == LAND_END).filter(|l| !l.is_empty())
 }
 
 /// The position written in `text`, as its code (simplified and canonical).

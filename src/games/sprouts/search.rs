@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::code::{lands, Code, LAND_END};
 use super::land::{land_of_code, lives_of_code, settle};
 use super::moves::each_move;
-use super::notation::{lands, of_settled, Code, LAND_END};
-use super::Sprouts;
+use super::notation::of_settled;
 use crate::base::error::Result;
 use crate::split::misere::{Keyed, MisereSplit, Table};
 use crate::split::pruned::Split;
@@ -142,7 +142,15 @@ impl Split for Lands {
 /// The misère key of a land that is * (no land's code is one byte of this).
 const STAR: u8 = 255;
 
-impl MisereSplit for Sprouts {
+/// The misère search of Sprouts' positions: the table of outcomes by whole position
+/// (the multiset of its lands), and the options of lands met lately.
+#[derive(Debug, Default)]
+pub struct Positions {
+    misere: Mutex<Table<Code>>,
+    recent: Mutex<Recent>,
+}
+
+impl MisereSplit for Positions {
     type Part = Code;
     type Key = Code;
     type Scratch = ();
@@ -198,7 +206,7 @@ impl MisereSplit for Sprouts {
     }
 }
 
-impl Sprouts {
+impl Positions {
     /// The options of a land, from the misère searches' cache.
     /// (Made outside the lock: the misère search of a large position runs on several
     /// threads.)
