@@ -75,6 +75,7 @@ def test_public_names():
         "ArcKayles",
         "Cram",
         "cram_table",
+        "Sprouts",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
     # Nothing the package imports for itself shows as one of its names.
