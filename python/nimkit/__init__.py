@@ -46,6 +46,7 @@ from .position import Move, Position
 from .rules import Rules
 from .solve import Solution, solve
 from .sprouts import Sprouts
+from .sprouts_table import SproutsRow, sprouts_table
 from .tables import count_p_positions, p_positions
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "Simulation",
     "Solution",
     "Sprouts",
+    "SproutsRow",
     "StaircaseNim",
     "SubtractionGame",
     "Sum",
@@ -106,6 +108,7 @@ __all__ = [
     "presets",
     "simulate",
     "solve",
+    "sprouts_table",
     "to_frame",
     "verify_certificate",
     "widgets",

@@ -1,7 +1,7 @@
 """Type stubs for the native core (nimkit._core). Use the nimkit package instead."""
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, SupportsIndex, final, overload
 
@@ -58,6 +58,8 @@ __all__ = [
     "simulate",
     "solve_box",
     "solve_outcomes",
+    "sprouts_spots",
+    "sprouts_table",
     "vertex_edges",
     "vertex_every_position",
     "vertex_names",
@@ -518,6 +520,15 @@ def cram_table(
     max_memory: int | None = None,
     evict: bool = False,
 ) -> list[int]: ...
+def sprouts_table(
+    first: SupportsIndex,
+    last: SupportsIndex,
+    misere: bool,
+    row: Callable[[int, Any], None],
+    max_memory: int | None = None,
+    evict: bool = False,
+) -> None: ...
+def sprouts_spots(text: str) -> list[list[list[list[str]]]]: ...
 def vertex_value(
     game: NativeGame,
     max_memory: int | None = None,

@@ -58,6 +58,12 @@ class Sprouts(ImpartialGame):
     def describe(self) -> str:
         return f"Sprouts at {self}"
 
+    def svg(self) -> str:
+        """The position's lands, regions, boundaries and spots (``nimkit.svg.sprouts``)."""
+        from . import svg
+
+        return svg.sprouts(self)
+
     def grundy(
         self,
         max_positions: int = DEFAULT_MAX_POSITIONS,

@@ -1,9 +1,9 @@
 """Every picture nimkit draws, as SVG text built one way (the standard library's
 ElementTree, on a light background that reads in a dark theme too): positions,
 analyses, games in progress, game graphs, Wythoff boards, staircases, coin rows and
-boards, Green Hackenbush, Node and Arc Kayles graphs and Cram boards. Each object's
-``svg()`` (and ``_repr_svg_``, what a notebook shows) calls its function here; call
-them directly to save a picture.
+boards, Green Hackenbush, Node and Arc Kayles graphs, Cram boards and Sprouts
+positions. Each object's ``svg()`` (and ``_repr_svg_``, what a notebook shows) calls
+its function here; call them directly to save a picture.
 
 >>> from nimkit import svg, Position, Wythoff
 >>> svg.position(Position([1, 2]))[:4], svg.wythoff(Wythoff(3, 5)).count('fill="#c33"')
@@ -799,3 +799,130 @@ def _vertex_legend(arcs: bool, deleted: bool, winning: bool) -> list[Entry]:
         words = "a winning move (normal play): a vertex to pick, deleting it and its neighbours"
         entries.append(("circle", {"fill": WINNING, "stroke": INK}, words))
     return entries
+
+
+#: The most spots a Sprouts picture draws.
+MOST_SPOTS = 400
+#: A spot's fill by its mark: lives lost (0, 1, 2); letters take a colour each.
+SPOT_FILL = {"0": "#fff", "1": "#bcd3f2", "2": "#4a7bd0"}
+LETTER_FILLS = ("#f2b33d", "#6cc08b", "#e07b91", "#b08fe0", "#f28e5c", "#5cc6d0")
+SPOT, SPOT_GAP = 9, 24
+
+
+def sprouts(game: ImpartialGame) -> str:
+    """A Sprouts position drawn as its structure (``nk.Sprouts``): each land in a
+    dashed frame, each of its regions a shaded box, each boundary of a region a ring
+    with its spots in the order met around it (a spot alone is a boundary of its
+    own), each spot marked as the notation writes it — its lives lost, or the letter
+    of a spot of one life met in two places, in one colour at both — and a legend.
+    The drawing is schematic: Sprouts' regions and boundaries, not its curves.
+
+    >>> import nimkit as nk
+    >>> svg = nk.svg.sprouts(nk.Sprouts("0*2.AB|0*2.AB"))
+    >>> svg.count('class="land"'), svg.count('class="region"'), svg.count('class="spot"')
+    (1, 2, 8)
+    """
+    from . import _core
+
+    text = str(game)
+    lands = _core.sprouts_spots(text)
+    spots = sum(len(b) for land in lands for region in land for b in region)
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    title = f"Sprouts: {shown}" if lands else "Sprouts: no move left"
+    if spots > MOST_SPOTS:
+        return _words(f"{title} ({spots} spots, more than the {MOST_SPOTS} drawn)", 640)
+    svg = _svg(1, 1)
+    _text(svg, 4, 20, title, fill=INK, style=TITLE)
+    colours: dict[str, str] = {}
+    top, width = 34.0, 8.0 + 9 * len(title)
+    for number, land in enumerate(lands, start=1):
+        right, bottom = _sprouts_land(svg, land, number, top, colours)
+        width, top = max(width, right), bottom + 10
+    entries: list[Entry] = [
+        ("circle", {"fill": SPOT_FILL["0"], "stroke": INK}, "0: a spot of three lives"),
+        ("circle", {"fill": SPOT_FILL["1"], "stroke": INK}, "1: two lives"),
+        ("circle", {"fill": SPOT_FILL["2"], "stroke": INK}, "2: one life"),
+    ]
+    if colours:
+        words = "a letter: one spot of one life, met in two places"
+        entries.append(("circle", {"fill": LETTER_FILLS[0], "stroke": INK}, words))
+    if lands:
+        entries.append(("rect", {"fill": "#f4f4f4", "stroke": GREY, "rx": 4}, "a region"))
+    right = _legend(svg, top, entries)
+    return finish_svg(svg, max(width, right), top + 18 * len(entries) + 4)
+
+
+def _sprouts_land(
+    svg: ET.Element, land: list[list[list[str]]], number: int, top: float, colours: dict[str, str]
+) -> tuple[float, float]:
+    """One land's frame and its regions side by side, from ``top``; its right and
+    bottom edges."""
+    frame = _element(svg, "rect", f"land {number}", x=4, y=top, rx=8, fill="none")
+    frame.set("class", "land")
+    frame.set("stroke", GREY)
+    frame.set("stroke-dasharray", "4 3")
+    _text(svg, 12, top + 15, f"land {number}", fill=GREY)
+    x, bottom = 14.0, top + 24
+    for r, region in enumerate(land, start=1):
+        x, low = _sprouts_region(svg, region, f"land {number}, region {r}", x, top + 22, colours)
+        bottom = max(bottom, low)
+        x += 10
+    frame.set("width", str(x - 4))
+    frame.set("height", str(bottom + 8 - top))
+    return x + 4, bottom + 8
+
+
+def _sprouts_region(
+    svg: ET.Element,
+    region: list[list[str]],
+    name: str,
+    left: float,
+    top: float,
+    colours: dict[str, str],
+) -> tuple[float, float]:
+    """A region's box with its boundaries in rows of up to six; its right and bottom
+    edges."""
+    box = _element(svg, "rect", name, x=left, y=top, rx=6, fill="#f4f4f4", stroke=GREY)
+    box.set("class", "region")
+    x, y, row_height, right = left + 8, top + 8, 0.0, left + 8
+    for i, boundary in enumerate(region):
+        radius = max(14.0, SPOT_GAP * len(boundary) / (2 * math.pi)) if len(boundary) > 1 else 0.0
+        side = 2 * (radius + SPOT) + 4
+        if i and i % 6 == 0:
+            x, y, row_height = left + 8, y + row_height + 6, 0.0
+        _sprouts_boundary(svg, boundary, name, x + side / 2, y + side / 2, radius, colours)
+        x += side + 6
+        right, row_height = max(right, x), max(row_height, side)
+    box.set("width", str(right - left + 2))
+    box.set("height", str(y + row_height + 8 - top))
+    return right + 2, y + row_height + 8
+
+
+def _sprouts_boundary(
+    svg: ET.Element,
+    boundary: list[str],
+    region: str,
+    cx: float,
+    cy: float,
+    radius: float,
+    colours: dict[str, str],
+) -> None:
+    """A boundary of ``region``: a ring with its spots around it, clockwise from the
+    top (one spot: the spot alone). A letter's colour is its spot's: a lowercase
+    letter is named within its region, an uppercase one within its land."""
+    if radius:
+        _element(svg, "circle", cx=cx, cy=cy, r=radius, fill="none", stroke=INK)
+    for i, mark in enumerate(boundary):
+        a = 2 * math.pi * i / len(boundary) - math.pi / 2
+        x, y = cx + radius * math.cos(a), cy + radius * math.sin(a)
+        if mark in SPOT_FILL:
+            fill, what = SPOT_FILL[mark], f"{3 - int(mark)} lives left"
+        else:
+            scope = region if mark[0].islower() else region.split(",")[0]
+            fill = LETTER_FILLS[len(colours) % len(LETTER_FILLS)]
+            fill = colours.setdefault(f"{scope}: {mark}", fill)
+            what = "one life left, met in two places"
+        dot = _element(svg, "circle", f"{mark}: {what}", cx=x, cy=y, r=SPOT, fill=fill, stroke=INK)
+        dot.set("class", "spot")
+        ink = "#fff" if mark == "2" else INK
+        _text(svg, x, y + 4, mark, fill=ink, **{"text-anchor": "middle"})

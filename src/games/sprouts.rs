@@ -86,6 +86,40 @@ impl Sprouts {
     }
 }
 
+/// What `table` finds for one number of spots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// The normal-play value.
+    Value(u32),
+    /// The misère-play outcome.
+    Misere(Outcome),
+}
+
+/// The games of n spots for each n in `spots`, in normal play (their values) or
+/// misère play (their outcomes), searched by one family so that what is learned for
+/// one n is not searched again for the next. `row` hears each answer as it is found
+/// and may stop the table by returning an error.
+pub fn table(
+    spots: std::ops::RangeInclusive<u64>,
+    misere: bool,
+    budget: Budget,
+    row: &mut dyn FnMut(u64, Answer) -> Result<()>,
+) -> Result<()> {
+    notation::start(*spots.end())?; // too many spots: refused before any is searched
+    let family = Sprouts::default();
+    for n in spots {
+        let code = notation::start(n)?;
+        let answer = if misere {
+            let wins = misere::wins(&family.positions, &code, budget, &|_| {})?;
+            Answer::Misere(if wins { Outcome::N } else { Outcome::P })
+        } else {
+            Answer::Value(family.value(&code, budget, &|_| {})?)
+        };
+        row(n, answer)?;
+    }
+    Ok(())
+}
+
 fn budget(limits: &Limits) -> Budget {
     Budget {
         max_memory: limits.max_memory,

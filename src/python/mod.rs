@@ -18,6 +18,7 @@ mod quotient;
 mod rl;
 mod rules;
 mod scalar;
+mod sprouts;
 mod subtraction;
 mod tables;
 
@@ -65,6 +66,8 @@ mod core_module {
     use super::rules::PyRules;
     #[pymodule_export]
     use super::scalar::{analyse, check_heaps, solve_box, solve_outcomes};
+    #[pymodule_export]
+    use super::sprouts::{sprouts_spots, sprouts_table};
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]

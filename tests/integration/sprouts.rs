@@ -148,6 +148,46 @@ fn n_spot_games_in_misere_play() {
     }
 }
 
+/// The table of n-spot games, searched by one family, gives each game's own answer,
+/// and refuses too many spots before searching any.
+#[test]
+fn the_table_gives_each_games_answer() {
+    use nimkit::base::outcome::Outcome;
+    use nimkit::games::sprouts::{table, Answer};
+    let mut found = Vec::new();
+    table(1..=5, false, Budget::default(), &mut |n, a| {
+        found.push((n, a));
+        Ok(())
+    })
+    .unwrap();
+    let each: Vec<_> = (1..=5)
+        .map(|n| {
+            (
+                n,
+                Answer::Value(value(&Sprouts::default(), &start(n).unwrap())),
+            )
+        })
+        .collect();
+    assert_eq!(found, each);
+    found.clear();
+    table(4..=5, true, Budget::default(), &mut |n, a| {
+        found.push((n, a));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        found,
+        [
+            (4, Answer::Misere(Outcome::P)),
+            (5, Answer::Misere(Outcome::N))
+        ]
+    );
+    let refused = table(1..=41, false, Budget::default(), &mut |_, _| {
+        panic!("no n is searched")
+    });
+    assert!(refused.is_err());
+}
+
 fn letter(i: usize) -> char {
     char::from(b'A' + i as u8)
 }

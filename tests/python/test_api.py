@@ -76,6 +76,8 @@ def test_public_names():
         "Cram",
         "cram_table",
         "Sprouts",
+        "SproutsRow",
+        "sprouts_table",
     }
     assert issubclass(nk.IllegalMoveError, ValueError)
     # Nothing the package imports for itself shows as one of its names.

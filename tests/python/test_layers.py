@@ -54,6 +54,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.coins",
             "nimkit.hackenbush",
             "nimkit.sprouts",
+            "nimkit.sprouts_table",
         ],
     ),
     (

@@ -112,12 +112,14 @@ def test_sums_with_other_games() -> None:
         ("0x", "'x' is not a spot"),
         ("0*41", "40 spots"),
         ("1a1a!0", "comes last"),
+        ("0." * 60_000, "bytes long, more than the 100000 read"),
     ],
 )
 def test_malformed_strings_are_refused(text: str, says: str) -> None:
     with pytest.raises(ValueError, match="not a Sprouts position") as raised:
         nk.Sprouts(text)
     assert says in str(raised.value)
+    assert len(str(raised.value)) < 500  # a long text is quoted by its start only
 
 
 def test_too_many_spots_and_bad_arguments_are_refused() -> None:

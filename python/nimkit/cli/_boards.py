@@ -1,6 +1,6 @@
 """The command line's games that split into parts: ``nimkit cram``, ``nimkit
 cram-table``, ``nimkit node-kayles`` / ``nimkit arc-kayles`` of a graph read from a
-file, and ``nimkit sprouts``.
+file, ``nimkit sprouts`` and ``nimkit sprouts-table``.
 
 >>> from nimkit.cli import main
 >>> main(["cram", "2", "3"])
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles", "sprouts")
+COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles", "sprouts", "sprouts-table")
 
 
 def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
@@ -75,6 +75,31 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         "--max-memory", metavar="SIZE", help="the most memory the search may hold, e.g. '4 GB'"
     )
     sprouts.add_argument(
+        "--evict",
+        action="store_true",
+        help="with --max-memory: past it, drop what is known of the smallest lands and go on",
+    )
+    table = commands.add_parser(
+        "sprouts-table",
+        help="the outcomes of Sprouts from n spots, n = 1 to MAX_SPOTS",
+        description="The n-spot Sprouts games for n = 1 to MAX_SPOTS, one line each: "
+        "the Grundy value and outcome in normal play, or the outcome in misère play, "
+        "searched by one family so that what is learned for n is not searched again. "
+        "With --checkpoint DIR each n is saved as it is found, and a later run goes on "
+        "after the last one saved.",
+    )
+    table.add_argument("max_spots", type=whole(1, 40, "a number of spots"), metavar="MAX_SPOTS")
+    table.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
+    table.add_argument(
+        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
+    )
+    table.add_argument(
+        "--checkpoint", metavar="DIR", help="save each n found in DIR, and go on from it"
+    )
+    table.add_argument(
+        "--max-memory", metavar="SIZE", help="the most memory the search may hold, e.g. '4 GB'"
+    )
+    table.add_argument(
         "--evict",
         action="store_true",
         help="with --max-memory: past it, drop what is known of the smallest lands and go on",
@@ -139,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     game: Any
     if args.command == "sprouts":
         return _sprouts(args)
+    if args.command == "sprouts-table":
+        return _sprouts_table(args)
     if args.command == "cram":
         if args.board is not None:
             if args.rows is not None:
@@ -173,12 +200,20 @@ def run(args: argparse.Namespace) -> int:
     # player who moves next, not all of them.
     won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
     move = next(won, None) if outcome.value == "N" else None
-    ending = "misère" if args.misere else "normal"
-    print(f"{game.describe()}")
+    shown = None if move is None else _move(game, move)
+    return _report(game, value, outcome, args.misere, shown, started)
+
+
+def _report(
+    game: Any, value: object, outcome: Any, misere: bool, move: str | None, started: float
+) -> int:
+    """What ``nimkit cram``, ``node-kayles``, ``arc-kayles`` and ``sprouts`` print."""
+    ending = "misère" if misere else "normal"
+    print(game.describe())
     print(f"value: {value}")
     print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
     if move is not None:
-        print(f"winning move: {_move(game, move)}")
+        print(f"winning move: {move}")
     print(f"time: {time.perf_counter() - started:.2f} s")
     return 0
 
@@ -205,12 +240,37 @@ def _sprouts(args: argparse.Namespace) -> int:
     outcome = game.outcome(args.misere, progress=args.progress, **bounds)
     won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
     move = next(won, None) if outcome.value == "N" else None
-    ending = "misère" if args.misere else "normal"
-    print(game.describe())
-    print(f"value: {value}")
-    print(f"outcome ({ending} play): {outcome.value}, {outcome.describe()}")
-    if move is not None:
-        print(f"winning move: to {move}")
+    shown = None if move is None else f"to {move}"
+    return _report(game, value, outcome, args.misere, shown, started)
+
+
+def _sprouts_table(args: argparse.Namespace) -> int:
+    """``nimkit sprouts-table``.
+
+    >>> from nimkit.cli import main
+    >>> main(["sprouts-table", "4", "--misere"])
+    1 spot: N
+    2 spots: P
+    3 spots: P
+    4 spots: P
+    time: ... s
+    0
+    """
+    from ..sprouts_table import sprouts_table
+
+    started = time.perf_counter()
+    rows = sprouts_table(
+        args.max_spots,
+        args.misere,
+        args.progress,
+        checkpoint=args.checkpoint,
+        max_memory=args.max_memory,
+        evict=args.evict,
+    )
+    for row in rows:
+        spots = f"{row.spots} spot{'s' * (row.spots > 1)}"
+        value = "" if row.grundy is None else f"value {row.grundy}, "
+        print(f"{spots}: {value}{row.outcome.value}")
     print(f"time: {time.perf_counter() - started:.2f} s")
     return 0
 

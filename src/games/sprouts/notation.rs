@@ -20,6 +20,13 @@ use crate::base::error::FamilyError;
 /// The most ways of dividing a region's boundaries a move lists.
 pub const MOST_DIVISIONS: u64 = 1 << 16;
 
+/// The longest text read: far more than any position this solver holds can need
+/// (lands of at most `MOST_LIVES` lives each), refused before it is read.
+pub const MOST_TEXT: usize = 100_000;
+
+/// How much of a text an error quotes.
+const QUOTED: usize = 60;
+
 /// Sprouts' own errors.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SproutsError {
@@ -81,9 +88,15 @@ pub fn of_settled(lands: &[Land]) -> Code {
 /// The position written in `text`, as its code (simplified and canonical).
 pub fn parse(text: &str) -> Result<Code, SproutsError> {
     let bad = |reason: String| SproutsError::Notation {
-        text: text.to_owned(),
+        text: quoted(text),
         reason,
     };
+    if text.len() > MOST_TEXT {
+        return Err(bad(format!(
+            "{} bytes long, more than the {MOST_TEXT} read",
+            text.len()
+        )));
+    }
     let body = text.trim();
     let body = body.strip_suffix('!').unwrap_or(body);
     if body.contains('!') {
@@ -120,6 +133,14 @@ pub fn parse(text: &str) -> Result<Code, SproutsError> {
         }
     }
     Ok(of_settled(&settled))
+}
+
+/// The start of `text`, for an error to quote.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_owned(),
+    }
 }
 
 /// A land's text: regions between `|`, letters checked to be met twice each.
@@ -270,6 +291,24 @@ pub fn text(code: &[u8]) -> String {
         })
         .collect();
     lands.join("+")
+}
+
+/// A position's lands, each as its regions, each as its boundaries, each as its
+/// spots written as the notation writes them (`0`, `1`, `2` or a letter), spots
+/// alone included one by one: what a picture of the position draws.
+pub fn spots(code: &[u8]) -> Vec<Vec<Vec<Vec<String>>>> {
+    lands(code)
+        .map(|land| {
+            land.split(|&c| c == REGION_END)
+                .map(|region| {
+                    region
+                        .split(|&c| c == BOUNDARY_END)
+                        .map(|b| b.iter().map(|&c| mark_text(c)).collect())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A region's code as text.
