@@ -9,10 +9,12 @@
 //! each region's moves are its own). Regions are taken in the order of these forms,
 //! boundaries within each in theirs, letters named in order of appearance
 //! (lowercase within their region, uppercase within the land); the code is the
-//! least of every writing these orders allow, each tie tried (`TRIES` at most:
-//! past them the first of each tie is taken, a code that still writes the land,
-//! perhaps not the one its other writings get: a value found twice, never a wrong
-//! one).
+//! least of every writing these orders allow, each tie tried and each state of
+//! the search met once (`TRIES` writings at most: past them the first of each tie
+//! is taken, a code that still writes the land, perhaps not the one its other
+//! writings get: a value found twice, never a wrong one).
+use rustc_hash::FxHashSet;
+
 use super::code::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
 use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
 
@@ -21,7 +23,7 @@ const LOCAL_TOKEN: u8 = 3;
 const SHARED_TOKEN: u8 = 4;
 
 /// The most writings tried for ties.
-const TRIES: usize = 128;
+const TRIES: usize = 1024;
 
 /// The canonical code of `land`, appended to `out`.
 pub fn key(land: &Land, out: &mut Vec<u8>) {
@@ -33,6 +35,7 @@ pub fn key(land: &Land, out: &mut Vec<u8>) {
         code: Vec::new(),
         best: None,
         tries: 0,
+        seen: FxHashSet::default(),
     };
     writer.regions(&Names::new(SHARED));
     out.extend_from_slice(&writer.best.expect("a land is written at least once"));
@@ -222,9 +225,37 @@ struct Writer {
     code: Vec<u8>,
     best: Option<Vec<u8>>,
     tries: usize,
+    /// The states met: two ways that reach one state (the code written so far, the
+    /// regions done, the names given, the region and image being written and its
+    /// boundaries left) write the same from there on. Without this, ways that
+    /// differ only by a region's mirror image or rotation, and name its letters
+    /// alike, were each written out and used up the tries.
+    seen: FxHashSet<Vec<u8>>,
 }
 
 impl Writer {
+    /// Whether the state (the code so far, the regions done, the names given, and
+    /// within a region `within`: its place, image, boundaries left and local names)
+    /// is met first.
+    fn first_met(
+        &mut self,
+        shared: &Names,
+        within: Option<(usize, usize, &[usize], &Names)>,
+    ) -> bool {
+        let mut state = self.code.clone();
+        state.push(u8::MAX);
+        state.extend(self.done.iter().map(|&d| u8::from(d)));
+        state.extend_from_slice(&shared.names);
+        if let Some((r, image, left, local)) = within {
+            state.extend((r as u32).to_le_bytes());
+            state.push(image as u8);
+            state.extend(left.iter().map(|&b| b as u8));
+            state.push(u8::MAX);
+            state.extend_from_slice(&local.names);
+        }
+        self.seen.insert(state)
+    }
+
     /// Whether the code so far can still be the least: not past the best's prefix.
     fn hopeful(&self) -> bool {
         match &self.best {
@@ -239,7 +270,7 @@ impl Writer {
     /// The regions left, from the least form: of the tied ones and their images,
     /// those whose first boundary writes the least code, each tried.
     fn regions(&mut self, shared: &Names) {
-        if !self.hopeful() {
+        if !self.hopeful() || !self.first_met(shared, None) {
             return;
         }
         let Some(first) = (0..self.forms.len()).find(|&i| !self.done[i]) else {
@@ -302,6 +333,9 @@ impl Writer {
         }
         if left.is_empty() {
             return self.regions(shared);
+        }
+        if !self.first_met(shared, Some((r, image, &left, local))) {
+            return;
         }
         let (code, ways) = least_ways(&self.forms[r].images[image], &left, local, shared);
         let mark = self.code.len();
