@@ -23,7 +23,7 @@ const LOCAL_TOKEN: u8 = 3;
 const SHARED_TOKEN: u8 = 4;
 
 /// The most writings tried for ties.
-const TRIES: usize = 1024;
+const TRIES: usize = 256;
 
 /// The canonical code of `land`, appended to `out`.
 pub fn key(land: &Land, out: &mut Vec<u8>) {
