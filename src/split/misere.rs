@@ -57,8 +57,14 @@ pub trait MisereSplit: Sync {
     /// Whether `key` is the key of *.
     fn is_star(&self, key: &Self::Key) -> bool;
 
-    /// The options of the component `part` (each a position, split again).
-    fn options(&self, part: &Self::Part) -> Vec<Self::Part>;
+    /// The options of the component `part` (each a position, split again);
+    /// `poll` is called as often as the work allows, and what it returns stops it
+    /// (options that are slow to make are not left without Ctrl-C).
+    fn options(
+        &self,
+        part: &Self::Part,
+        poll: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Vec<Self::Part>>;
 
     /// A second key of the whole position of `parts`, shared by copies the first
     /// tells apart (by canonical labels, too costly for every look-up).
@@ -172,7 +178,8 @@ impl<P: Clone, K: Clone + Eq> Frame<P, K> {
         game: &G,
         position: Whole<P, K>,
         scratch: &mut G::Scratch,
-    ) -> Self {
+        poll: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Self> {
         let mut options = Vec::new();
         let keyed = position.parts.iter().zip(position.key.iter());
         for (i, (part, key)) in keyed.enumerate() {
@@ -180,7 +187,7 @@ impl<P: Clone, K: Clone + Eq> Frame<P, K> {
             if i > 0 && position.key[i - 1] == *key {
                 continue;
             }
-            for option in game.options(part) {
+            for option in game.options(part, poll)? {
                 // Only the part moved in is split and keyed anew.
                 let mut parts = Keyed::new();
                 game.keyed(&option, scratch, &mut parts);
@@ -193,12 +200,21 @@ impl<P: Clone, K: Clone + Eq> Frame<P, K> {
                 options.push(of(game, parts));
             }
         }
-        Frame {
+        Ok(Frame {
             key: Box::from(&position.key[..]),
             alias: None,
             options,
             next: 0,
-        }
+        })
+    }
+}
+
+/// Ctrl-C, for work outside a search's own polls.
+fn poll_interrupt() -> Result<()> {
+    if interrupt::requested() {
+        Err(Error::Interrupted)
+    } else {
+        Ok(())
     }
 }
 
@@ -244,7 +260,9 @@ impl<G: MisereSplit> Search<'_, G> {
         if let (Some(won), _) = self.known(&start) {
             return Ok(won);
         }
-        let root = Frame::new(self.game, start, scratch);
+        // The root's options are made before the threads start, as the threads'
+        // own polls would not see Ctrl-C here.
+        let root = Frame::new(self.game, start, scratch, &mut poll_interrupt)?;
         if root.options.is_empty() {
             return Ok(true); // no move at all wins misère play
         }
@@ -338,7 +356,7 @@ impl<G: MisereSplit> Search<'_, G> {
             return Ok(won);
         }
         let game = self.game;
-        let mut first = Frame::new(game, start, scratch);
+        let mut first = Frame::new(game, start, scratch, &mut || spend.tick())?;
         first.alias = alias;
         spend.count(&self.table(), game.key_heap(first.key.len()));
         self.charge(&mut spend, first.size(), first.key.len())?;
@@ -383,7 +401,7 @@ impl<G: MisereSplit> Search<'_, G> {
                     answer = Some(won);
                     continue;
                 }
-                let mut child = Frame::new(game, option.clone(), scratch);
+                let mut child = Frame::new(game, option.clone(), scratch, &mut || spend.tick())?;
                 child.alias = alias;
                 self.charge(&mut spend, child.size(), child.key.len())?;
                 alloc::grow(&mut stack)?;

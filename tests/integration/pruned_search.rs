@@ -192,7 +192,9 @@ impl MisereSplit for MisereHeaps<'_> {
 
     fn keyed(&self, position: &Vec<u64>, _: &mut (), out: &mut Keyed<Vec<u64>, u64>) {
         for &n in position.iter().filter(|&&n| self.code.has_move(n)) {
-            let star = self.options(&vec![n]).iter().all(|o| !self.has_move(o));
+            let mut options = Vec::new();
+            Heaps(self.code).options(&vec![n], &mut options);
+            let star = options.iter().all(|o| !self.has_move(o));
             out.push((vec![n], if star { STAR } else { n }));
         }
     }
@@ -201,10 +203,14 @@ impl MisereSplit for MisereHeaps<'_> {
         *key == STAR
     }
 
-    fn options(&self, part: &Vec<u64>) -> Vec<Vec<u64>> {
+    fn options(
+        &self,
+        part: &Vec<u64>,
+        _poll: &mut dyn FnMut() -> nimkit::base::error::Result<()>,
+    ) -> nimkit::base::error::Result<Vec<Vec<u64>>> {
         let mut out = Vec::new();
         Heaps(self.code).options(part, &mut out);
-        out
+        Ok(out)
     }
 
     fn key_heap(&self, parts: usize) -> usize {

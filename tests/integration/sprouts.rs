@@ -280,6 +280,31 @@ fn the_table_gives_each_games_answer() {
     assert!(refused.is_err());
 }
 
+/// A land's options stop when the poll says so (Ctrl-C in the misère search does
+/// not wait for a land of many symmetric regions), and what stopped is not kept.
+#[test]
+fn options_stop_when_polled() {
+    use nimkit::base::error::Error;
+    let land = parse("AB.CD.EF.GH|AB|CD|EF|GH").unwrap();
+    let mut calls = 0;
+    let stopped = search::polled_options(&land, &mut || {
+        calls += 1;
+        if calls > 3 {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(stopped, Err(Error::Interrupted));
+    assert_eq!(calls, 4);
+    let whole = search::land_options(&land);
+    assert!(!whole.is_empty());
+    assert_eq!(
+        search::polled_options(&land, &mut || Ok(())).unwrap(),
+        whole
+    );
+}
+
 fn letter(i: usize) -> char {
     char::from(b'A' + i as u8)
 }

@@ -107,8 +107,8 @@ impl MisereSplit for Deletion {
         key[..] == [STAR]
     }
 
-    fn options(&self, part: &Bits) -> Vec<Bits> {
-        Deletion::options(self, part)
+    fn options(&self, part: &Bits, _poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Bits>> {
+        Ok(Deletion::options(self, part)) // a board's options are quick to make
     }
 
     /// A whole position's key by its components' canonical keys (general graphs;

@@ -10,10 +10,12 @@
 //! boundaries within each in theirs, letters named in order of appearance
 //! (lowercase within their region, uppercase within the land); the code is the
 //! least of every writing these orders allow, each tie tried and each state of
-//! the search met once (`TRIES` writings at most: past them the first of each tie
-//! is taken, a code that still writes the land, perhaps not the one its other
-//! writings get: a value found twice, never a wrong one).
-use rustc_hash::FxHashSet;
+//! the search met once (`TRIES` writings or states met again at most: past them
+//! the first of each tie is taken, a code that still writes the land, perhaps not
+//! the one its other writings get: a value found twice, never a wrong one).
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashSet, FxHasher};
 
 use super::code::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
 use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
@@ -22,8 +24,8 @@ use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
 const LOCAL_TOKEN: u8 = 3;
 const SHARED_TOKEN: u8 = 4;
 
-/// The most writings tried for ties.
-const TRIES: usize = 256;
+/// The most writings tried for ties (states met again counted as writings).
+const TRIES: usize = 128;
 
 /// The canonical code of `land`, appended to `out`.
 pub fn key(land: &Land, out: &mut Vec<u8>) {
@@ -230,30 +232,43 @@ struct Writer {
     /// boundaries left) write the same from there on. Without this, ways that
     /// differ only by a region's mirror image or rotation, and name its letters
     /// alike, were each written out and used up the tries.
-    seen: FxHashSet<Vec<u8>>,
+    seen: FxHashSet<(u64, u64)>,
 }
 
 impl Writer {
     /// Whether the state (the code so far, the regions done, the names given, and
     /// within a region `within`: its place, image, boundaries left and local names)
-    /// is met first.
+    /// is met first. States are kept as two hashes of 64 bits each (a collision, all
+    /// but impossible, would leave a tie untried: a second code, never a wrong value).
     fn first_met(
         &mut self,
         shared: &Names,
         within: Option<(usize, usize, &[usize], &Names)>,
     ) -> bool {
-        let mut state = self.code.clone();
-        state.push(u8::MAX);
-        state.extend(self.done.iter().map(|&d| u8::from(d)));
-        state.extend_from_slice(&shared.names);
-        if let Some((r, image, left, local)) = within {
-            state.extend((r as u32).to_le_bytes());
-            state.push(image as u8);
-            state.extend(left.iter().map(|&b| b as u8));
-            state.push(u8::MAX);
-            state.extend_from_slice(&local.names);
+        let mut fx = FxHasher::default();
+        let mut sip = std::collections::hash_map::DefaultHasher::new();
+        for h in [&mut fx as &mut dyn Hasher, &mut sip] {
+            h.write(&self.code);
+            h.write_usize(usize::MAX);
+            for &d in &self.done {
+                h.write_u8(u8::from(d));
+            }
+            h.write(&shared.names);
+            if let Some((r, image, left, local)) = within {
+                h.write_usize(r);
+                h.write_usize(image);
+                h.write_usize(left.len());
+                for &b in left {
+                    h.write_usize(b);
+                }
+                h.write(&local.names);
+            }
         }
-        self.seen.insert(state)
+        let first = self.seen.insert((fx.finish(), sip.finish()));
+        // A state met again costs a try, as the writing it stands for would: the
+        // work for one land stays bounded as before.
+        self.tries += usize::from(!first);
+        first
     }
 
     /// Whether the code so far can still be the least: not past the best's prefix.

@@ -17,11 +17,29 @@ use crate::split::pruned::Split;
 /// The options of the land `code`, each the position it leaves (lands' codes),
 /// each once.
 pub fn land_options(code: &[u8]) -> Vec<Code> {
+    let Ok(options) = polled_options(code, &mut || Ok(())) else {
+        unreachable!("a poll that never stops")
+    };
+    options
+}
+
+/// `land_options`, `poll` called before each move is made canonical: a land of
+/// many symmetric regions takes a second to list (each option's canonical form
+/// tries many tied writings), and Ctrl-C must not wait for it.
+pub fn polled_options(code: &[u8], poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Code>> {
     let land = land_of_code(code);
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
     let mut settled = Vec::new();
+    let mut stopped = Ok(());
     each_move(&land, |regions| {
+        if stopped.is_err() {
+            return;
+        }
+        stopped = poll();
+        if stopped.is_err() {
+            return;
+        }
         settled.clear();
         settle(regions, &mut settled);
         let option = of_settled(&settled);
@@ -29,7 +47,7 @@ pub fn land_options(code: &[u8]) -> Vec<Code> {
             out.push(option);
         }
     });
-    out
+    stopped.map(|()| out)
 }
 
 /// The options of the position `code`: a move in one of its lands.
@@ -185,8 +203,8 @@ impl MisereSplit for Positions {
         key[..] == [STAR]
     }
 
-    fn options(&self, part: &Code) -> Vec<Code> {
-        self.options_of(part).to_vec()
+    fn options(&self, part: &Code, poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Code>> {
+        Ok(self.options_of(part, poll)?.to_vec())
     }
 
     fn key_heap(&self, parts: usize) -> usize {
@@ -210,14 +228,15 @@ impl Positions {
     /// The options of a land, from the misère searches' cache.
     /// (Made outside the lock: the misère search of a large position runs on several
     /// threads.)
-    fn options_of(&self, land: &[u8]) -> Arc<[Code]> {
+    fn options_of(&self, land: &[u8], poll: &mut dyn FnMut() -> Result<()>) -> Result<Arc<[Code]>> {
         let recent = || self.recent.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(options) = recent().get(land) {
-            return options;
+            return Ok(options);
         }
-        let options: Arc<[Code]> = land_options(land).into();
+        // Kept only once whole: a list stopped half way is never seen again.
+        let options: Arc<[Code]> = polled_options(land, poll)?.into();
         recent().keep(land, &options);
-        options
+        Ok(options)
     }
 }
 
