@@ -67,18 +67,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         "outcome in the ending asked, one winning move and the time taken.",
     )
     sprouts.add_argument("position", metavar="N|POSITION")
-    sprouts.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
-    sprouts.add_argument(
-        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
-    )
-    sprouts.add_argument(
-        "--max-memory", metavar="SIZE", help="the most memory the search may hold, e.g. '4 GB'"
-    )
-    sprouts.add_argument(
-        "--evict",
-        action="store_true",
-        help="with --max-memory: past it, drop what is known of the smallest lands and go on",
-    )
+    _add_sprouts_bounds(sprouts)
     table = commands.add_parser(
         "sprouts-table",
         help="the outcomes of Sprouts from n spots, n = 1 to MAX_SPOTS",
@@ -89,17 +78,22 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         "after the last one saved.",
     )
     table.add_argument("max_spots", type=whole(1, 40, "a number of spots"), metavar="MAX_SPOTS")
-    table.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
-    table.add_argument(
-        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
-    )
+    _add_sprouts_bounds(table)
     table.add_argument(
         "--checkpoint", metavar="DIR", help="save each n found in DIR, and go on from it"
     )
-    table.add_argument(
+
+
+def _add_sprouts_bounds(command: argparse.ArgumentParser) -> None:
+    """--misere, --progress, --max-memory and --evict of the Sprouts commands."""
+    command.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
+    command.add_argument(
+        "--progress", action="store_true", help="show a progress bar (the 'progress' extra)"
+    )
+    command.add_argument(
         "--max-memory", metavar="SIZE", help="the most memory the search may hold, e.g. '4 GB'"
     )
-    table.add_argument(
+    command.add_argument(
         "--evict",
         action="store_true",
         help="with --max-memory: past it, drop what is known of the smallest lands and go on",
