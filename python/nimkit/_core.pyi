@@ -480,7 +480,7 @@ class Board:
 
 @final
 class Envs:
-    """Many games of one board, stepped at once."""
+    """Many games of one kind, stepped at once."""
 
     def __new__(
         cls,
@@ -491,8 +491,20 @@ class Envs:
         autoreset: bool,
         max_positions: int,
     ) -> Envs: ...
+    @staticmethod
+    def of_graph(
+        count: int,
+        game: NativeGame,
+        misere: bool,
+        opponent: tuple[str, float, str] | None,
+        autoreset: bool,
+    ) -> Envs: ...
     @property
-    def board(self) -> Board: ...
+    def board(self) -> Board | None: ...
+    @property
+    def vertices(self) -> int | None: ...
+    @property
+    def actions(self) -> int: ...
     def observe(self) -> npt.NDArray[np.int64]: ...
     def heaps(self) -> npt.NDArray[np.uint64]: ...
     def labels(

@@ -2,11 +2,11 @@
 //! its bound, with actions numbered as OpenSpiel's `nim` numbers them
 //! (`(take - 1) * heaps + heap`, taking 1 to the largest bound) and the exact label of
 //! every action: whether it is legal, and whether it wins.
-use rand::RngExt;
-use rand_pcg::Pcg64Mcg;
 use smallvec::SmallVec;
 
 use super::caps::CapBytes;
+use super::env_game::{Applied, EnvGame};
+use super::envs::Start;
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::outcome::Outcome;
@@ -184,15 +184,6 @@ const SPREAD: [u64; 256] = {
     }
     table
 };
-
-/// What applying an action did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Applied {
-    /// The action names no legal move: the position is unchanged.
-    Illegal,
-    /// The move was made; `ended`: no move is left.
-    Moved { ended: bool },
-}
 
 impl Board {
     /// A board of `bounds.len()` heaps, heap `i` never larger than `bounds[i]`. Rules
@@ -487,41 +478,6 @@ impl Board {
             .any(|(i, &n)| (1..=n).any(|t| self.legal(row, i, t)))
     }
 
-    /// An action for the player to move in `row` by `policy` (`None` when no move is
-    /// left); `legal` and `winning` are scratch of `actions()` entries.
-    pub fn choose(
-        &self,
-        row: &[u64],
-        policy: Policy,
-        rng: &mut Pcg64Mcg,
-        legal: &mut [bool],
-        winning: &mut [bool],
-    ) -> Option<i64> {
-        self.label(row, legal, winning);
-        let random = match policy {
-            Policy::Random => true,
-            Policy::Perfect => false,
-            Policy::Fallible(rate) => rng.random_bool(rate),
-        };
-        let pick = |mask: &[bool], rng: &mut Pcg64Mcg| {
-            let count = mask.iter().filter(|&&b| b).count();
-            (count > 0).then(|| {
-                let k = rng.random_range(0..count);
-                mask.iter()
-                    .enumerate()
-                    .filter(|(_, &b)| b)
-                    .nth(k)
-                    .map(|(a, _)| a as i64)
-            })?
-        };
-        if !random {
-            if let Some(a) = pick(winning, rng) {
-                return Some(a);
-            }
-        }
-        pick(legal, rng)
-    }
-
     /// Every position reachable from `start` (each heap independently: the sizes its
     /// moves reach), in row-major order (the last heap changes fastest), refused past
     /// `limit` positions.
@@ -580,24 +536,37 @@ impl Board {
     }
 }
 
-/// How a computer player picks its action.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Policy {
-    /// A winning action when there is one (at random among them), else a random
-    /// legal one.
-    Perfect,
-    /// A uniformly random legal action.
-    Random,
-    /// `Perfect`, but a random legal action with this probability.
-    Fallible(f64),
-}
-
-impl Policy {
-    pub fn fallible(rate: f64) -> Result<Self> {
-        if (0.0..=1.0).contains(&rate) {
-            Ok(Policy::Fallible(rate))
+/// A board is stepped by its own methods (inherent ones, which the hot loops of
+/// `learn` call without the trait).
+impl EnvGame for Board {
+    fn width(&self) -> usize {
+        self.heaps()
+    }
+    fn actions(&self) -> usize {
+        Board::actions(self)
+    }
+    fn is_misere(&self) -> bool {
+        self.rules.is_misere()
+    }
+    fn fits(&self, start: &Start) -> Result<()> {
+        if start.bounds() == self.bounds() {
+            Ok(())
         } else {
-            Err(Error::ErrorRate(rate))
+            Err(BoardError::Length {
+                what: "start",
+                got: start.bounds().len(),
+                wanted: self.heaps(),
+            }
+            .into())
         }
+    }
+    fn has_move(&self, row: &[u64]) -> bool {
+        Board::has_move(self, row)
+    }
+    fn apply(&self, row: &mut [u64], action: i64) -> Applied {
+        Board::apply(self, row, action)
+    }
+    fn label(&self, row: &[u64], legal: &mut [bool], winning: &mut [bool]) -> bool {
+        Board::label(self, row, legal, winning)
     }
 }

@@ -1,4 +1,4 @@
-//! Many games of one board stepped at once, for learning agents: each game draws its
+//! Many games of one game stepped at once, for learning agents: each game draws its
 //! start, answers an action (an illegal one loses), lets a computer opponent reply,
 //! and reports rewards from the agent's side, all in parallel over the games.
 use rand::{RngExt, SeedableRng};
@@ -6,7 +6,8 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::agent_board::{Applied, Board, BoardError, Policy};
+use super::agent_board::BoardError;
+use super::env_game::{Applied, EnvGame, Policy};
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::pool;
@@ -128,8 +129,8 @@ struct Stepped {
 const TRIES: usize = 1000;
 
 /// The games. Without an opponent the agent plays both sides (self-play).
-pub struct Envs {
-    board: Arc<Board>,
+pub struct Envs<G: EnvGame + ?Sized> {
+    game: Arc<G>,
     start: Start,
     opponent: Option<(Policy, First)>,
     autoreset: bool,
@@ -142,24 +143,17 @@ pub struct Envs {
     moves: Vec<u32>,
 }
 
-impl Envs {
+impl<G: EnvGame + ?Sized> Envs<G> {
     pub fn new(
         count: usize,
-        board: Arc<Board>,
+        game: Arc<G>,
         start: Start,
         opponent: Option<(Policy, First)>,
         autoreset: bool,
     ) -> Result<Self> {
         start.check()?;
-        if start.bounds() != board.bounds() {
-            return Err(BoardError::Length {
-                what: "start",
-                got: start.bounds().len(),
-                wanted: board.heaps(),
-            }
-            .into());
-        }
-        let m = board.heaps();
+        game.fits(&start)?;
+        let m = game.width();
         let mut envs = Envs {
             heaps: alloc::filled(
                 count
@@ -170,7 +164,7 @@ impl Envs {
             rngs: alloc::filled(count, Pcg64Mcg::new(0))?,
             ended: alloc::filled(count, false)?,
             moves: alloc::filled(count, 0)?,
-            board,
+            game,
             start,
             opponent,
             autoreset,
@@ -179,16 +173,16 @@ impl Envs {
         Ok(envs)
     }
 
-    pub fn board(&self) -> &Arc<Board> {
-        &self.board
+    pub fn game(&self) -> &Arc<G> {
+        &self.game
     }
 
     pub fn count(&self) -> usize {
         self.rngs.len()
     }
 
-    /// The heaps of every game, one row a game.
-    pub fn heaps(&self) -> &[u64] {
+    /// The position of every game, one row a game.
+    pub fn rows(&self) -> &[u64] {
         &self.heaps
     }
 
@@ -206,15 +200,15 @@ impl Envs {
                 *rng = stream(seed, i as u64);
             }
         }
-        let m = self.board.heaps();
-        let (board, start, opponent) = (&*self.board, &self.start, self.opponent);
+        let m = self.game.width();
+        let (game, start, opponent) = (&*self.game, &self.start, self.opponent);
         self.heaps
             .par_chunks_mut(m)
             .zip(self.rngs.par_iter_mut())
             .zip(self.ended.par_iter_mut().zip(self.moves.par_iter_mut()))
             .try_for_each(|((row, rng), (ended, moves))| {
                 *ended = false;
-                *moves = begin(board, start, opponent, row, rng)?;
+                *moves = begin(game, start, opponent, row, rng)?;
                 Ok(())
             })
     }
@@ -233,7 +227,7 @@ impl Envs {
         p: &mut [bool],
     ) -> Result<()> {
         let n = self.count();
-        let a = self.board.actions();
+        let a = self.game.actions();
         for (what, got, wanted) in [
             ("legal", legal.len(), n * a),
             ("winning", winning.len(), n * a),
@@ -260,9 +254,9 @@ impl Envs {
         if !self.autoreset && self.ended.iter().any(|&e| e) {
             return Err(Error::GameOver);
         }
-        let m = self.board.heaps();
-        let (board, start, opponent) = (&*self.board, &self.start, self.opponent);
-        let misere = board.rules().is_misere();
+        let m = self.game.width();
+        let (game, start, opponent) = (&*self.game, &self.start, self.opponent);
+        let misere = game.is_misere();
         // The last mover's reward: taking the last object wins in normal play.
         let last_mover = if misere { -1.0 } else { 1.0 };
         const GAMES: usize = 256;
@@ -310,7 +304,7 @@ impl Envs {
             let Some(piece) = take(i) else {
                 return Ok(());
             };
-            step_games(board, start, opponent, last_mover, piece)
+            step_games(game, start, opponent, last_mover, piece)
         })
     }
 }
@@ -331,14 +325,14 @@ struct Piece<'a> {
 }
 
 /// Step the games of one piece.
-fn step_games(
-    board: &Board,
+fn step_games<G: EnvGame + ?Sized>(
+    game: &G,
     start: &Start,
     opponent: Option<(Policy, First)>,
     last_mover: f32,
     piece: Piece<'_>,
 ) -> Result<()> {
-    let (m, a) = (board.heaps(), board.actions());
+    let (m, a) = (game.width(), game.actions());
     let labels = piece
         .legal
         .chunks_exact_mut(a)
@@ -359,12 +353,12 @@ fn step_games(
         let mut out = Stepped::default();
         if *ended {
             *ended = false;
-            *moves = begin(board, start, opponent, row, rng)?;
-            *p = board.label(row, legal, winning);
+            *moves = begin(game, start, opponent, row, rng)?;
+            *p = game.label(row, legal, winning);
             (*reward, *terminated) = (out.reward, out.terminated);
             continue;
         }
-        let applied = board.apply(row, action);
+        let applied = game.apply(row, action);
         *moves += u32::from(applied != Applied::Illegal);
         match applied {
             Applied::Illegal => out = lost(),
@@ -377,11 +371,11 @@ fn step_games(
             Applied::Moved { ended: false } => {
                 if let Some((policy, _)) = opponent {
                     // The labels' rows are scratch until the last word.
-                    let reply = board
+                    let reply = game
                         .choose(row, policy, rng, legal, winning)
                         .expect("a position with a move left has a legal action");
                     *moves += 1;
-                    if board.apply(row, reply) == (Applied::Moved { ended: true }) {
+                    if game.apply(row, reply) == (Applied::Moved { ended: true }) {
                         out = Stepped {
                             reward: -last_mover,
                             terminated: true,
@@ -392,7 +386,7 @@ fn step_games(
         }
         *ended = out.terminated;
         (*reward, *terminated) = (out.reward, out.terminated);
-        *p = board.label(row, legal, winning);
+        *p = game.label(row, legal, winning);
     }
     Ok(())
 }
@@ -415,8 +409,8 @@ fn stream(seed: u64, i: u64) -> Pcg64Mcg {
 
 /// Draw a start that leaves the agent a move into `row`; an opponent that moves
 /// first has moved. Returns the moves made (1 when the opponent opened).
-fn begin(
-    board: &Board,
+fn begin<G: EnvGame + ?Sized>(
+    game: &G,
     start: &Start,
     opponent: Option<(Policy, First)>,
     row: &mut [u64],
@@ -425,7 +419,7 @@ fn begin(
     let (mut legal, mut winning) = (Vec::new(), Vec::new());
     for _ in 0..TRIES {
         start.draw(row, rng);
-        if !board.has_move(row) {
+        if !game.has_move(row) {
             continue;
         }
         let Some((policy, first)) = opponent else {
@@ -439,13 +433,13 @@ fn begin(
         if !opponent_first {
             return Ok(0);
         }
-        legal.resize(board.actions(), false);
-        winning.resize(board.actions(), false);
-        let reply = board
+        legal.resize(game.actions(), false);
+        winning.resize(game.actions(), false);
+        let reply = game
             .choose(row, policy, rng, &mut legal, &mut winning)
             .expect("a start with a move has a legal action");
         // An opening move that ends the game leaves the agent nothing: draw again.
-        if board.apply(row, reply) != (Applied::Moved { ended: true }) {
+        if game.apply(row, reply) != (Applied::Moved { ended: true }) {
             return Ok(1);
         }
     }

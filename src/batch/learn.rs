@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::agent_board::{Board, BoardError};
+use super::env_game::EnvGame;
 use crate::base::error::Result;
 use crate::base::interrupt;
 
@@ -38,18 +39,18 @@ pub fn labels(
     p: &mut [bool],
 ) -> Result<()> {
     board.check(rows)?;
-    labels_of_board_rows(board, rows, legal, winning, p)
+    labels_of_rows(board, rows, legal, winning, p)
 }
 
-/// `labels` of rows known to fit the board (the games of `Envs`: no check).
-pub fn labels_of_board_rows(
-    board: &Board,
+/// `labels` of rows known to fit the game (the games of `Envs`: no check).
+pub fn labels_of_rows<G: EnvGame + ?Sized>(
+    board: &G,
     rows: &[u64],
     legal: &mut [bool],
     winning: &mut [bool],
     p: &mut [bool],
 ) -> Result<()> {
-    let (m, a) = (board.heaps(), board.actions());
+    let (m, a) = (board.width(), board.actions());
     let n = rows.len() / m;
     expect("legal", legal.len(), n * a)?;
     expect("winning", winning.len(), n * a)?;
@@ -101,7 +102,7 @@ pub fn judge(board: &Board, rows: &[u64], actions: &[i64], out: &mut [Verdict]) 
             for ((row, &action), out) in rows.chunks_exact(m).zip(actions).zip(out) {
                 after.copy_from_slice(row);
                 *out = match board.apply(&mut after, action) {
-                    super::agent_board::Applied::Illegal => Verdict::Illegal,
+                    super::env_game::Applied::Illegal => Verdict::Illegal,
                     _ if board.is_p(&after) => Verdict::Wins,
                     _ => Verdict::Loses,
                 };

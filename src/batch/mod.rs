@@ -9,6 +9,7 @@
 pub mod agent_board;
 mod byte_rows;
 mod caps;
+pub mod env_game;
 pub mod envs;
 mod first_move;
 mod grundy;
@@ -17,6 +18,7 @@ mod layout;
 pub mod learn;
 mod lemire;
 mod narrow;
+pub mod table_game;
 mod wide;
 
 use ndarray::{ArrayViewD, ArrayViewMutD, Axis, Dimension, Zip};

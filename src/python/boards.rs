@@ -33,6 +33,16 @@ fn engine(game: &PyNativeGame) -> PyResult<(&Deletion, Option<&Py<PyAny>>)> {
     ))
 }
 
+/// The engine of a Node Kayles, Arc Kayles or Cram game and the mask of the vertices
+/// left, refused past the vertices a table of every position holds.
+pub(super) fn engine_and_start(game: &PyNativeGame) -> PyResult<(&Deletion, u64)> {
+    let (engine, _) = engine(game)?;
+    // The table's own check names the limit.
+    engine.mask_moves()?;
+    let left = game.0.numbers().unwrap_or_default();
+    Ok((engine, left.iter().fold(0, |s, &v| s | 1 << v)))
+}
+
 /// The engine of a Node Kayles, Arc Kayles or Cram game and the vertices left.
 fn played(game: &PyNativeGame) -> PyResult<(&Deletion, Bits)> {
     let (engine, _) = engine(game)?;

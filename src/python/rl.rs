@@ -7,11 +7,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
+use super::games::PyNativeGame;
 use super::rules::PyRules;
 use crate::base::alloc;
-use crate::batch::agent_board::{Board, Policy};
+use crate::batch::agent_board::Board;
+use crate::batch::env_game::{EnvGame, Policy};
 use crate::batch::envs::{Envs, First, Start};
 use crate::batch::learn::{self, Ranked, Verdict};
+use crate::batch::table_game::TableGame;
 
 type Array1<'py, T> = Bound<'py, PyArray1<T>>;
 type Array2<'py, T> = Bound<'py, PyArray2<T>>;
@@ -194,10 +197,28 @@ fn first(name: &str) -> PyResult<First> {
     }
 }
 
-/// Many games of one board, stepped at once.
+/// The games of one kind.
+enum Games {
+    /// Heaps under rules that never split.
+    Nim(Envs<Board>),
+    /// A small game on a graph or board, every position in a table.
+    Table(Envs<TableGame>),
+}
+
+/// `$body` with `$e` bound to the `Envs` whatever its game.
+macro_rules! each {
+    ($games:expr, $e:ident => $body:expr) => {
+        match $games {
+            Games::Nim($e) => $body,
+            Games::Table($e) => $body,
+        }
+    };
+}
+
+/// Many games of one kind, stepped at once.
 #[pyclass(name = "Envs", module = "nimkit._core")]
 pub struct PyEnvs {
-    envs: Envs,
+    envs: Games,
     /// Label arrays earlier steps handed out. A set nobody else holds any more is
     /// written again: fresh arrays of this size cost more in page faults than the
     /// labelling itself.
@@ -208,6 +229,14 @@ pub struct PyEnvs {
 const SPARES: usize = 4;
 
 type SpareLabels = (Py<PyArray2<bool>>, Py<PyArray2<bool>>, Py<PyArray1<bool>>);
+
+type Opponent = Option<(String, f64, String)>;
+
+fn opponent_of(opponent: Opponent) -> PyResult<Option<(Policy, First)>> {
+    opponent
+        .map(|(name, rate, who)| Ok((policy(&name, rate)?, first(&who)?)))
+        .transpose()
+}
 
 #[pymethods]
 impl PyEnvs {
@@ -220,7 +249,7 @@ impl PyEnvs {
         count: usize,
         start: StartArg,
         rules: &Bound<'_, PyRules>,
-        opponent: Option<(String, f64, String)>,
+        opponent: Opponent,
         autoreset: bool,
         max_positions: u64,
     ) -> PyResult<Self> {
@@ -232,42 +261,82 @@ impl PyEnvs {
                 sizes,
             },
         };
-        let opponent = match opponent {
-            None => None,
-            Some((name, rate, who)) => Some((policy(&name, rate)?, first(&who)?)),
-        };
+        let opponent = opponent_of(opponent)?;
         let rules = rules.get().rules().clone();
         let envs = py.detach(|| {
             let board = Board::new(&start.bounds(), &rules, max_positions)?;
             Envs::new(count, Arc::new(board), start, opponent, autoreset)
         })?;
         Ok(PyEnvs {
-            envs,
+            envs: Games::Nim(envs),
             spare: Vec::new(),
         })
     }
 
+    /// Games of Node Kayles, Arc Kayles or Cram from `game`'s position, every
+    /// position of its graph valued first (`value_table`).
+    #[staticmethod]
+    fn of_graph(
+        py: Python<'_>,
+        count: usize,
+        game: PyRef<'_, PyNativeGame>,
+        misere: bool,
+        opponent: Opponent,
+        autoreset: bool,
+    ) -> PyResult<Self> {
+        let (engine, start) = super::boards::engine_and_start(&game)?;
+        let opponent = opponent_of(opponent)?;
+        let envs = py.detach(|| {
+            let table = TableGame::new(engine.every_position()?, engine.vertices(), misere);
+            Envs::new(
+                count,
+                Arc::new(table),
+                Start::Fixed(vec![start]),
+                opponent,
+                autoreset,
+            )
+        })?;
+        Ok(PyEnvs {
+            envs: Games::Table(envs),
+            spare: Vec::new(),
+        })
+    }
+
+    /// The board of games of heaps (`None` for other games).
     #[getter]
-    fn board(&self) -> PyBoard {
-        PyBoard(Arc::clone(self.envs.board()))
+    fn board(&self) -> Option<PyBoard> {
+        match &self.envs {
+            Games::Nim(envs) => Some(PyBoard(Arc::clone(envs.game()))),
+            Games::Table(_) => None,
+        }
     }
 
-    /// The heaps of every game (int64, one row a game).
+    /// How many vertices the graph of a game on a graph has (`None` for heaps).
+    #[getter]
+    fn vertices(&self) -> Option<usize> {
+        match &self.envs {
+            Games::Table(envs) => Some(envs.game().vertices()),
+            Games::Nim(_) => None,
+        }
+    }
+
+    #[getter]
+    fn actions(&self) -> usize {
+        each!(&self.envs, e => e.game().actions())
+    }
+
+    /// Every game's position (int64, one row a game): its heaps, or the mask of the
+    /// vertices left.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, i64>> {
-        let m = self.envs.board().heaps();
-        let heaps = self
-            .envs
-            .heaps()
-            .iter()
-            .map(|&n| n as i64)
-            .collect::<Vec<_>>();
-        PyArray1::from_vec(py, heaps).reshape([self.envs.count(), m])
+        let (rows, n, m) = self.rows_of();
+        let rows = rows.iter().map(|&w| w as i64).collect::<Vec<_>>();
+        PyArray1::from_vec(py, rows).reshape([n, m])
     }
 
-    /// The heaps as the core holds them (uint64), for the labels.
+    /// The positions as the core holds them (uint64), for the labels.
     fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, u64>> {
-        let m = self.envs.board().heaps();
-        PyArray1::from_slice(py, self.envs.heaps()).reshape([self.envs.count(), m])
+        let (rows, n, m) = self.rows_of();
+        PyArray1::from_slice(py, rows).reshape([n, m])
     }
 
     /// The labels of every game's position, as `Board.labels`.
@@ -275,27 +344,27 @@ impl PyEnvs {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
-        let (n, a) = (self.envs.count(), self.envs.board().actions());
+        let (n, a) = (self.count(), self.actions());
         let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
         let p = PyArray1::<bool>::zeros(py, n, false);
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
-            let (board, rows) = (self.envs.board(), self.envs.heaps());
-            py.detach(|| learn::labels_of_board_rows(board, rows, l, w, q))?;
+            let envs = &self.envs;
+            py.detach(|| each!(envs, e => learn::labels_of_rows(&**e.game(), e.rows(), l, w, q)))?;
         }
         Ok((legal, winning, p))
     }
 
     /// Moves made in each game so far (uint32).
     fn moves<'py>(&self, py: Python<'py>) -> Array1<'py, u32> {
-        PyArray1::from_slice(py, self.envs.moves())
+        each!(&self.envs, e => PyArray1::from_slice(py, e.moves()))
     }
 
     #[pyo3(signature = (seed=None))]
     fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<()> {
         let envs = &mut self.envs;
-        Ok(py.detach(|| envs.reset(seed))?)
+        Ok(py.detach(|| each!(envs, e => e.reset(seed)))?)
     }
 
     /// `(rewards, terminated, legal, winning, p)` after one action a game: the
@@ -305,7 +374,7 @@ impl PyEnvs {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
-        let n = self.envs.count();
+        let n = self.count();
         let rewards = PyArray1::<f32>::zeros(py, n, false);
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let (legal, winning, p) = self.labels_to_write(py);
@@ -316,13 +385,22 @@ impl PyEnvs {
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
             let actions = actions.as_slice()?;
             let envs = &mut self.envs;
-            py.detach(|| envs.step(actions, r, t, l, w, q))?;
+            py.detach(|| each!(envs, e => e.step(actions, r, t, l, w, q)))?;
         }
         Ok((rewards, terminated, legal, winning, p))
     }
 }
 
 impl PyEnvs {
+    fn count(&self) -> usize {
+        each!(&self.envs, e => e.count())
+    }
+
+    /// The rows of the games' positions, how many games and the words a row.
+    fn rows_of(&self) -> (&[u64], usize, usize) {
+        each!(&self.envs, e => (e.rows(), e.count(), e.game().width()))
+    }
+
     /// Arrays for a step's labels: a spare set only this object holds (every entry
     /// is written again), else new ones, kept as spares while there is room.
     fn labels_to_write<'py>(
@@ -339,7 +417,7 @@ impl PyEnvs {
         if let Some((l, w, p)) = self.spare.iter().find(unheld) {
             return (l.bind(py).clone(), w.bind(py).clone(), p.bind(py).clone());
         }
-        let (n, a) = (self.envs.count(), self.envs.board().actions());
+        let (n, a) = (self.count(), self.actions());
         let (l, w) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
         let p = PyArray1::<bool>::zeros(py, n, false);
         if self.spare.len() < SPARES {

@@ -1,9 +1,10 @@
-"""Nim for machine learning: environments stepped in the core, exact labels,
-datasets and move-quality metrics.
+"""Nim and the games on graphs and boards for machine learning: environments stepped
+in the core, exact labels, datasets and move-quality metrics.
 
 - ``NimEnv`` (gymnasium ``Env``), ``NimVectorEnv`` (gymnasium ``VectorEnv``, stepped
   in Rust) and ``NimAEC`` (PettingZoo ``AECEnv``) need the ``rl`` extra
-  (``pip install 'nimkit[rl]'``: gymnasium and pettingzoo).
+  (``pip install 'nimkit[rl]'``: gymnasium and pettingzoo); so do ``GameEnv``,
+  ``GameVectorEnv`` and ``GameAEC``, the same for Node Kayles, Arc Kayles and Cram.
 - ``dataset``, ``labels`` and ``move_accuracy`` need numpy alone.
 
 Actions are OpenSpiel's ids for ``nim``: ``(take - 1) * num_heaps + heap``, with
@@ -30,11 +31,14 @@ from ..rules import DEFAULT_MAX_POSITIONS, Rules
 from ._board import RandomBoards, board
 
 if TYPE_CHECKING:
-    from ._aec import NimAEC
-    from ._gym import NimEnv, NimVectorEnv
+    from ._aec import GameAEC, NimAEC
+    from ._gym import GameEnv, GameVectorEnv, NimEnv, NimVectorEnv
 
 __all__ = [
     "ENV_ID",
+    "GameAEC",
+    "GameEnv",
+    "GameVectorEnv",
     "MoveAccuracy",
     "NimAEC",
     "NimEnv",
@@ -50,7 +54,14 @@ __all__ = [
 #: The most positions ``dataset`` and ``move_accuracy`` enumerate by default.
 MAX_DATASET_POSITIONS = 10**8
 
-_LAZY = {"NimEnv": "._gym", "NimVectorEnv": "._gym", "NimAEC": "._aec"}
+_LAZY = {
+    "NimEnv": "._gym",
+    "NimVectorEnv": "._gym",
+    "NimAEC": "._aec",
+    "GameEnv": "._gym",
+    "GameVectorEnv": "._gym",
+    "GameAEC": "._aec",
+}
 
 #: gymnasium's id for ``NimEnv``: ``gymnasium.make("nimkit/Nim-v0", heaps=[...])``.
 ENV_ID = "nimkit/Nim-v0"

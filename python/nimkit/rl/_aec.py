@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment: two agents take turns on one board."""
+"""PettingZoo AEC environments: two agents take turns on one game."""
 
 from __future__ import annotations
 
@@ -18,20 +18,8 @@ from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import AgentSelector  # noqa: E402
 
 
-class NimAEC(AECEnv):  # type: ignore[misc]
-    """Nim for two agents, ``player_0`` (moves first) and ``player_1``, as a
-    PettingZoo ``AECEnv``.
-
-    Each observation is a dict of ``observation`` (encoded as ``NimEnv``'s) and
-    ``action_mask`` (int8: the legal actions, all zero for the agent not to move);
-    ``infos[agent]`` holds ``winning_mask`` and ``outcome`` for the agent to move.
-    The winner gets +1 and the loser -1 when the game ends; an illegal action loses.
-
-    >>> env = NimAEC(heaps=[1, 3, 5, 7], misere=True)
-    >>> env.reset(seed=0)
-    >>> env.agent_selection, env.observe("player_0")["action_mask"].sum()
-    ('player_0', np.int64(16))
-    """
+class _TwoAgents(AECEnv):  # type: ignore[misc]
+    """Two agents taking turns on one game (``NimAEC``, ``GameAEC``)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
@@ -40,31 +28,17 @@ class NimAEC(AECEnv):  # type: ignore[misc]
         "render_fps": 4,
     }
 
-    def __init__(
-        self,
-        heaps: Heaps = (1, 3, 5, 7),
-        *,
-        rules: Rules | None = None,
-        misere: bool | None = None,
-        observation: str = "heaps",
-        history: int = 1,
-        render_mode: str | None = None,
-        max_positions: int = DEFAULT_MAX_POSITIONS,
-    ) -> None:
+    def __init__(self, games: _Games, render_mode: str | None) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._games = _Games(
-            1, heaps, rules, misere, None, False, observation, history, max_positions
-        )
-        self.rules = self._games.rules
+        self._games = games
         self.render_mode = render_mode
         self.possible_agents = ["player_0", "player_1"]
-        actions = self._games.board.actions
-        mask = spaces.Box(0, 1, (actions,), np.int8)
-        obs = spaces.Dict({"observation": self._games.encoder.space(), "action_mask": mask})
+        mask = spaces.Box(0, 1, (games.actions,), np.int8)
+        obs = spaces.Dict({"observation": games.encoder.space(), "action_mask": mask})
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
-        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(games.actions) for a in self.possible_agents}
         self._seeded = False
 
     def observation_space(self, agent: str) -> Any:
@@ -125,7 +99,65 @@ class NimAEC(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return " ".join(str(n) for n in self._games.core.observe()[0].tolist())
+        return self._games.render()
 
     def close(self) -> None:
         pass
+
+
+class NimAEC(_TwoAgents):
+    """Nim for two agents, ``player_0`` (moves first) and ``player_1``, as a
+    PettingZoo ``AECEnv``.
+
+    Each observation is a dict of ``observation`` (encoded as ``NimEnv``'s) and
+    ``action_mask`` (int8: the legal actions, all zero for the agent not to move);
+    ``infos[agent]`` holds ``winning_mask`` and ``outcome`` for the agent to move.
+    The winner gets +1 and the loser -1 when the game ends; an illegal action loses.
+
+    >>> env = NimAEC(heaps=[1, 3, 5, 7], misere=True)
+    >>> env.reset(seed=0)
+    >>> env.agent_selection, env.observe("player_0")["action_mask"].sum()
+    ('player_0', np.int64(16))
+    """
+
+    def __init__(
+        self,
+        heaps: Heaps = (1, 3, 5, 7),
+        *,
+        rules: Rules | None = None,
+        misere: bool | None = None,
+        observation: str = "heaps",
+        history: int = 1,
+        render_mode: str | None = None,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None:
+        games = _Games.of_heaps(
+            1, heaps, rules, misere, None, False, observation, history, max_positions
+        )
+        super().__init__(games, render_mode)
+        self.rules = games.rules
+
+
+class GameAEC(_TwoAgents):
+    """Node Kayles, Arc Kayles or Cram from ``game``'s position for two agents, as
+    ``NimAEC`` plays Nim; observations and actions are ``GameEnv``'s.
+
+    >>> import nimkit as nk
+    >>> env = GameAEC(nk.Cram(2, 3), misere=True)
+    >>> env.reset(seed=0)
+    >>> int(env.observe("player_0")["action_mask"].sum()), env.infos["player_0"]["outcome"]
+    (7, 'P')
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**_TwoAgents.metadata, "name": "nimkit_game_v0"}
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        misere: bool = False,
+        history: int = 1,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(_Games.of_game(1, game, misere, None, False, history), render_mode)
+        self.game, self.misere = game, misere

@@ -151,6 +151,57 @@ class Encoder:
         out[rows[:, None], offsets + heaps] = 1
         return out
 
+    def render(self, row: npt.NDArray[np.int64]) -> str:
+        """One position as text: its heap sizes."""
+        return " ".join(str(n) for n in row.tolist())
+
+
+class VertexEncoder:
+    """Turns the positions of many games on a graph or board (masks of the vertices
+    left) into observations: int8, 1 for each vertex left, shaped as the board
+    (``rows x cols`` for Cram: 1 for each empty cell) or one per vertex of a graph.
+    ``history`` as ``Encoder``'s.
+    """
+
+    kind = "vertices"
+
+    def __init__(
+        self, vertices: int, board: tuple[int, ...], names: tuple[Any, ...], history: int = 1
+    ) -> None:
+        if isinstance(history, bool) or not isinstance(history, int) or not 1 <= history <= 4096:
+            raise ValueError(f"history must be an int in [1, 4096], not {history!r}")
+        self.vertices, self.board, self.names, self.history = vertices, board, names, history
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """One game's observation shape."""
+        return (self.history, *self.board) if self.history > 1 else self.board
+
+    def space(self) -> Any:
+        """One game's gymnasium observation space."""
+        return _gym().spaces.Box(0, 1, self.shape, np.int8)
+
+    def encode(
+        self,
+        masks: npt.NDArray[np.int64],
+        moves: npt.NDArray[Any],
+        over: npt.NDArray[np.bool_] | None,
+    ) -> npt.NDArray[Any]:
+        """Observations of games at these positions (one mask a row); without history."""
+        # A mask's four bytes, least significant first, unpacked bit by bit.
+        quads = np.ascontiguousarray(masks[:, 0], dtype="<u4").view(np.uint8).reshape(-1, 4)
+        bits = np.unpackbits(quads, axis=1, bitorder="little")[:, : self.vertices]
+        return bits.view(np.int8).reshape(len(masks), *self.board)
+
+    def render(self, row: npt.NDArray[np.int64]) -> str:
+        """One position as text: a board's rows (``.`` empty, ``#`` filled), or the
+        vertices of a graph left."""
+        bits = self.encode(row[None], np.zeros(1, np.uint32), None)[0]
+        if len(self.board) == 2:
+            return "\n".join("".join(".#"[1 - b] for b in line) for line in bits.tolist())
+        left = [str(self.names[v]) for v in np.flatnonzero(bits)]
+        return "vertices left: " + (" ".join(left) if left else "none")
+
 
 class History:
     """The last ``depth`` observations of each of many games."""

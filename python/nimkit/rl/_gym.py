@@ -1,5 +1,5 @@
-"""gymnasium environments: one game (``NimEnv``) and many stepped at once in the core
-(``NimVectorEnv``)."""
+"""gymnasium environments: one game (``NimEnv``, ``GameEnv``) and many stepped at once
+in the core (``NimVectorEnv``, ``GameVectorEnv``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy.typing as npt
 from .. import _core
 from .._extras import require
 from ..rules import DEFAULT_MAX_POSITIONS, Rules, with_ending
-from ._board import Encoder, Heaps, History, start_of
+from ._board import Encoder, Heaps, History, VertexEncoder, start_of
 
 gym = require("gymnasium", "rl")
 from gymnasium import spaces  # noqa: E402
@@ -45,12 +45,30 @@ def _core_opponent(opponent: Opponent, first: str) -> tuple[str, float, str] | N
 Labels = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]]
 
 
-class _Games:
-    """The core's games with their encoder: what both environments step."""
+def _game_count(count: object) -> int:
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
+    return int(count)
 
-    def __init__(
-        self,
-        count: int,
+
+class _Games:
+    """The core's games with their encoder: what every environment steps."""
+
+    def __init__(self, core: Any, encoder: Encoder | VertexEncoder, count: int) -> None:
+        self.core, self.encoder, self.count = core, encoder, count
+        self.rules: Rules | None = None  # the rules of games of heaps
+        self.actions: int = core.actions
+        one = encoder.encode(
+            np.zeros((1, core.heaps().shape[1]), np.int64), np.zeros(1, np.uint32), None
+        )
+        depth = encoder.history
+        self.history = History(depth, count, one.shape[1:], one.dtype) if depth > 1 else None
+        self._labels: Labels | None = None
+
+    @classmethod
+    def of_heaps(
+        cls,
+        count: object,
         heaps: Heaps,
         rules: Rules | None,
         misere: bool | None,
@@ -59,21 +77,50 @@ class _Games:
         observation: str,
         history: int,
         max_positions: int,
-    ) -> None:
-        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-            raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
-        count = int(count)
+    ) -> _Games:
+        """Games of heaps under rules that never split."""
+        n = _game_count(count)
         start, bounds = start_of(heaps)
-        self.rules = with_ending(rules, misere)
-        self.core = _core.Envs(count, start, self.rules, opponent, autoreset, max_positions)
-        self.board = self.core.board
-        self.encoder = Encoder(observation, bounds, history)
-        self.count = count
-        one = self.encoder.encode(
-            np.zeros((1, len(bounds)), np.int64), np.zeros(1, np.uint32), np.zeros(1, bool)
-        )
-        self.history = History(history, count, one.shape[1:], one.dtype) if history > 1 else None
-        self._labels: Labels | None = None
+        ruled = with_ending(rules, misere)
+        core = _core.Envs(n, start, ruled, opponent, autoreset, max_positions)
+        games = cls(core, Encoder(observation, bounds, history), n)
+        games.rules = ruled
+        return games
+
+    @classmethod
+    def of_game(
+        cls,
+        count: object,
+        game: Any,
+        misere: bool,
+        opponent: tuple[str, float, str] | None,
+        autoreset: bool,
+        history: int,
+    ) -> _Games:
+        """Games of Node Kayles, Arc Kayles or Cram from ``game``'s position."""
+        from ..boards import Cram, _OnGraph
+
+        if not isinstance(game, (Cram, _OnGraph)):
+            raise TypeError(
+                "a GameEnv plays nk.NodeKayles, nk.ArcKayles or nk.Cram (NimEnv plays "
+                f"heaps), not {type(game).__name__}"
+            )
+        if not isinstance(misere, bool):
+            raise TypeError(f"misere must be a bool, not {type(misere).__name__}")
+        n = _game_count(count)
+        core = _core.Envs.of_graph(n, game._native, misere, opponent, autoreset)
+        vertices = core.vertices
+        assert vertices is not None, "games on graphs have vertices"
+        if isinstance(game, Cram):
+            board: tuple[int, ...] = game.shape
+            names: tuple[Any, ...] = ()
+        else:
+            board, names = (vertices,), game._names()
+        return cls(core, VertexEncoder(vertices, board, names, history), n)
+
+    def render(self) -> str:
+        """The first game's position as text."""
+        return self.encoder.render(self.core.observe()[0])
 
     def reset(self, seed: int | None) -> None:
         self.core.reset(seed)
@@ -96,7 +143,7 @@ class _Games:
         self, legal: npt.NDArray[np.int8], fresh: npt.NDArray[np.bool_] | None
     ) -> npt.NDArray[Any]:
         """Observations now; ``fresh``: games that have just started (all if None)."""
-        over = np.logical_not(legal.any(axis=1)) if self.encoder.kind == "openspiel" else None
+        over = np.logical_not(legal.any(axis=1))
         obs = self.encoder.encode(self.core.observe(), self.core.moves(), over)
         if self.history is None:
             return obs
@@ -104,41 +151,17 @@ class _Games:
         return self.history.frames.copy() if fresh is None else self.history.push(obs)
 
 
-class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
-    """Nim as a gymnasium environment: the agent plays against ``opponent``.
-
-    Actions are OpenSpiel's ids: ``(take - 1) * num_heaps + heap`` (its
-    ``num_distinct_actions`` of them; the last names no move). An illegal action
-    loses the game for the player who made it. Rewards are +1 when the agent wins,
-    -1 when it loses (under ``misere``, taking the last object loses), else 0; in
-    self-play (``opponent=None``) the reward is the mover's.
-
-    ``info`` holds ``action_mask`` and ``winning_mask`` (int8, one per action: legal,
-    and legal and winning) and ``outcome`` ('P' when the player to move loses against
-    perfect play, else 'N'), exact for every position.
-
-    >>> env = NimEnv(heaps=[1, 3, 5, 7], opponent="perfect")
-    >>> obs, info = env.reset(seed=0)
-    >>> obs.tolist(), info["outcome"]
-    ([1, 3, 5, 7], 'P')
-    >>> env.step(2)[1:3]  # take 1 from heap 2: the perfect opponent replies
-    (0.0, False)
-    """
+class _OneGame(gym.Env):  # type: ignore[misc,name-defined]
+    """One game against an opponent (``NimEnv``, ``GameEnv``)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
-        heaps: Heaps = (1, 3, 5, 7),
-        *,
-        rules: Rules | None = None,
-        misere: bool | None = None,
-        opponent: Opponent = "perfect",
-        first: str = "agent",
-        observation: str = "heaps",
-        history: int = 1,
-        render_mode: str | None = None,
-        max_positions: int = DEFAULT_MAX_POSITIONS,
+        make: Callable[[tuple[str, float, str] | None], _Games],
+        opponent: Opponent,
+        first: str,
+        render_mode: str | None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
@@ -146,13 +169,9 @@ class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
         if self._callable is not None and first not in ("agent", "opponent", "random"):
             raise ValueError(f"first must be 'agent', 'opponent' or 'random', not {first!r}")
         self._first = first
-        self._games = _Games(
-            1, heaps, rules, misere, _core_opponent(opponent, first), False,
-            observation, history, max_positions,
-        )  # fmt: skip
-        self.rules = self._games.rules
+        self._games = make(_core_opponent(opponent, first))
         self.render_mode = render_mode
-        self.action_space = spaces.Discrete(self._games.board.actions)
+        self.action_space = spaces.Discrete(self._games.actions)
         self.observation_space = self._games.encoder.space()
         self._seeded = False
         self._over: bool | None = None  # None before the first reset
@@ -216,8 +235,88 @@ class NimEnv(gym.Env):  # type: ignore[misc,name-defined]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        heaps = self._games.core.observe()[0]
-        return " ".join(str(n) for n in heaps.tolist())
+        return self._games.render()
+
+
+class NimEnv(_OneGame):
+    """Nim as a gymnasium environment: the agent plays against ``opponent``.
+
+    Actions are OpenSpiel's ids: ``(take - 1) * num_heaps + heap`` (its
+    ``num_distinct_actions`` of them; the last names no move). An illegal action
+    loses the game for the player who made it. Rewards are +1 when the agent wins,
+    -1 when it loses (under ``misere``, taking the last object loses), else 0; in
+    self-play (``opponent=None``) the reward is the mover's.
+
+    ``info`` holds ``action_mask`` and ``winning_mask`` (int8, one per action: legal,
+    and legal and winning) and ``outcome`` ('P' when the player to move loses against
+    perfect play, else 'N'), exact for every position.
+
+    >>> env = NimEnv(heaps=[1, 3, 5, 7], opponent="perfect")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.tolist(), info["outcome"]
+    ([1, 3, 5, 7], 'P')
+    >>> env.step(2)[1:3]  # take 1 from heap 2: the perfect opponent replies
+    (0.0, False)
+    """
+
+    def __init__(
+        self,
+        heaps: Heaps = (1, 3, 5, 7),
+        *,
+        rules: Rules | None = None,
+        misere: bool | None = None,
+        opponent: Opponent = "perfect",
+        first: str = "agent",
+        observation: str = "heaps",
+        history: int = 1,
+        render_mode: str | None = None,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None:
+        def make(core_opponent: tuple[str, float, str] | None) -> _Games:
+            return _Games.of_heaps(
+                1, heaps, rules, misere, core_opponent, False,
+                observation, history, max_positions,
+            )  # fmt: skip
+
+        super().__init__(make, opponent, first, render_mode)
+        self.rules = self._games.rules
+
+
+class GameEnv(_OneGame):
+    """Node Kayles, Arc Kayles or Cram from ``game``'s position as a gymnasium
+    environment, stepped in the core: the agent plays against ``opponent``.
+
+    Every position of the game's graph is valued once first (``value_table()``: at
+    most 26 vertices, a board's filled cells included). Actions are the table's
+    moves: the vertex picked for Node Kayles (vertices numbered in the graph's
+    order), the edge for Arc Kayles and the domino for Cram, numbered as
+    ``value_table().needs`` lists them. Observations are int8, 1 for each vertex
+    left (for Cram, rows x cols: 1 for each empty cell). Rewards, ``info`` and the
+    opponents are ``NimEnv``'s; ``misere``: the player who makes the last move
+    loses.
+
+    >>> import nimkit as nk
+    >>> env = GameEnv(nk.Cram(2, 3))
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.tolist(), info["outcome"], int(info["winning_mask"].sum())
+    ([[1, 1, 1], [1, 1, 1]], 'N', 3)
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        misere: bool = False,
+        opponent: Opponent = "perfect",
+        first: str = "agent",
+        history: int = 1,
+        render_mode: str | None = None,
+    ) -> None:
+        def make(core_opponent: tuple[str, float, str] | None) -> _Games:
+            return _Games.of_game(1, game, misere, core_opponent, False, history)
+
+        super().__init__(make, opponent, first, render_mode)
+        self.game, self.misere = game, misere
 
 
 def _action(action: Any) -> int:
@@ -230,50 +329,19 @@ def _action(action: Any) -> int:
     return int(action) if -(2**63) <= action < 2**63 else -1
 
 
-class NimVectorEnv(VectorEnv):
-    """``num_envs`` games of Nim stepped at once in the core (a gymnasium
-    ``VectorEnv``, next-step autoreset: the step after a game ends starts it again
-    and ignores its action).
-
-    Observations, actions, rewards and the info labels are those of ``NimEnv``, as
-    arrays with one row a game; ``opponent`` is None (self-play), "perfect", "random"
-    or a probability (a callable opponent is ``NimEnv``'s alone). An illegal action
-    loses its game; it never raises inside a rollout.
-
-    >>> envs = NimVectorEnv(num_envs=3, heaps=[1, 3, 5, 7])
-    >>> obs, infos = envs.reset(seed=0)
-    >>> obs.shape, infos["action_mask"].shape
-    ((3, 4), (3, 29))
-    """
+class _ManyGames(VectorEnv):
+    """Many games stepped at once in the core (``NimVectorEnv``, ``GameVectorEnv``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it an instance variable)
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": [],
     }
 
-    def __init__(
-        self,
-        num_envs: int,
-        heaps: Heaps = (1, 3, 5, 7),
-        *,
-        rules: Rules | None = None,
-        misere: bool | None = None,
-        opponent: str | float | None = None,
-        first: str = "agent",
-        observation: str = "heaps",
-        history: int = 1,
-        max_positions: int = DEFAULT_MAX_POSITIONS,
-    ) -> None:
-        if callable(opponent):
-            raise TypeError("a callable opponent is NimEnv's alone: NimVectorEnv steps in the core")
-        self._games = _Games(
-            num_envs, heaps, rules, misere, _core_opponent(opponent, first), True,
-            observation, history, max_positions,
-        )  # fmt: skip
-        self.rules = self._games.rules
-        self.num_envs = self._games.count
-        self.single_action_space = spaces.Discrete(self._games.board.actions)
-        self.single_observation_space = self._games.encoder.space()
+    def __init__(self, games: _Games) -> None:
+        self._games = games
+        self.num_envs = num_envs = games.count
+        self.single_action_space = spaces.Discrete(games.actions)
+        self.single_observation_space = games.encoder.space()
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._ended = np.zeros(num_envs, bool)
@@ -320,3 +388,76 @@ class NimVectorEnv(VectorEnv):
         self._ended = terminated.copy()
         obs, infos = self._now(fresh)
         return obs, rewards, terminated, np.zeros(self.num_envs, bool), infos
+
+
+def _no_callable(opponent: object, cls: str, alone: str) -> None:
+    if callable(opponent):
+        raise TypeError(f"a callable opponent is {alone}'s alone: {cls} steps in the core")
+
+
+class NimVectorEnv(_ManyGames):
+    """``num_envs`` games of Nim stepped at once in the core (a gymnasium
+    ``VectorEnv``, next-step autoreset: the step after a game ends starts it again
+    and ignores its action).
+
+    Observations, actions, rewards and the info labels are those of ``NimEnv``, as
+    arrays with one row a game; ``opponent`` is None (self-play), "perfect", "random"
+    or a probability (a callable opponent is ``NimEnv``'s alone). An illegal action
+    loses its game; it never raises inside a rollout.
+
+    >>> envs = NimVectorEnv(num_envs=3, heaps=[1, 3, 5, 7])
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs.shape, infos["action_mask"].shape
+    ((3, 4), (3, 29))
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        heaps: Heaps = (1, 3, 5, 7),
+        *,
+        rules: Rules | None = None,
+        misere: bool | None = None,
+        opponent: str | float | None = None,
+        first: str = "agent",
+        observation: str = "heaps",
+        history: int = 1,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+    ) -> None:
+        _no_callable(opponent, "NimVectorEnv", "NimEnv")
+        super().__init__(
+            _Games.of_heaps(
+                num_envs, heaps, rules, misere, _core_opponent(opponent, first), True,
+                observation, history, max_positions,
+            )
+        )  # fmt: skip
+        self.rules = self._games.rules
+
+
+class GameVectorEnv(_ManyGames):
+    """``num_envs`` games of Node Kayles, Arc Kayles or Cram from ``game``'s position,
+    stepped at once in the core (next-step autoreset); observations, actions and
+    labels are ``GameEnv``'s, as arrays with one row a game, and the opponents
+    ``NimVectorEnv``'s.
+
+    >>> import nimkit as nk
+    >>> envs = GameVectorEnv(num_envs=4, game=nk.NodeKayles([(0, 1), (1, 2), (2, 3), (3, 4)]))
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs.shape, infos["action_mask"].shape
+    ((4, 5), (4, 5))
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        game: Any,
+        *,
+        misere: bool = False,
+        opponent: str | float | None = None,
+        first: str = "agent",
+        history: int = 1,
+    ) -> None:
+        _no_callable(opponent, "GameVectorEnv", "GameEnv")
+        core_opponent = _core_opponent(opponent, first)
+        super().__init__(_Games.of_game(num_envs, game, misere, core_opponent, True, history))
+        self.game, self.misere = game, misere

@@ -68,6 +68,11 @@ pub struct EveryPosition {
 }
 
 impl Deletion {
+    /// How many vertices the graph has, those of no position left included.
+    pub fn vertices(&self) -> usize {
+        self.vertices
+    }
+
     /// The moves of the whole graph as masks, in the order of `EveryPosition::moves`.
     pub fn mask_moves(&self) -> Result<Vec<MaskMove>> {
         if self.vertices > MAX_TABLE_VERTICES {

@@ -1,0 +1,132 @@
+"""Learning environments of the games on graphs and boards: steps per second of
+nimkit.rl.GameVectorEnv (stepped in Rust) against the same game as a numpy vector
+environment (the value table looked up with numpy), in the same run.
+
+    python benches/rl_games.py [--envs 4096] [--steps 300]
+
+Node Kayles on the 4 x 5 grid graph and Cram 4 x 5 and 3 x 6, normal play and
+self-play. Both return the same things each step: observations (int8, a vertex
+each), rewards, terminations and, in their infos, the legal and the winning actions
+and the outcome; both start a game again the step after it ends. The actions are
+random legal ones, picked from the last action mask by the same numpy expression
+with random numbers drawn before the clock starts; the clock runs inside ``step``
+alone. Each contender runs three times in turn; the best counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+from _cpu import describe
+
+import nimkit as nk
+from nimkit import rl
+
+RUNS = 3
+
+
+class NumpyGame:
+    """A game on a graph or board on many copies at once in numpy, next-step
+    autoreset, with the labels and observations of nimkit's infos."""
+
+    def __init__(self, game, n: int) -> None:
+        t = game.value_table()
+        self.needs, self.deletes, self.values = t.needs, t.deletes, t.grundy
+        self.start, self.n, self.v = np.uint32(t.start), n, t.vertices
+        self.masks = np.full(n, self.start, np.uint32)
+        self.ended = np.zeros(n, bool)
+        self.shifts = np.arange(self.v, dtype=np.uint32)
+
+    def observe(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        m = self.masks[:, None]
+        legal = (m & self.needs) == self.needs
+        winning = legal & (self.values[m & ~self.deletes] == 0)
+        obs = ((m >> self.shifts) & 1).astype(np.int8)
+        p = self.values[self.masks] == 0
+        infos = {
+            "action_mask": legal.view(np.int8),
+            "winning_mask": winning.view(np.int8),
+            "outcome": np.where(p, "P", "N"),
+        }
+        return obs, infos
+
+    def reset(self) -> np.ndarray:
+        self.masks[:] = self.start
+        self.ended[:] = False
+        return self.observe()[1]["action_mask"]
+
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        needs, deletes = self.needs[actions], self.deletes[actions]
+        legal = (self.masks & needs) == needs
+        after = np.where(legal, self.masks & ~deletes, self.masks)
+        over = ~legal | ~(((after[:, None] & self.needs) == self.needs).any(axis=1))
+        rewards = np.where(legal, 1.0, -1.0).astype(np.float32) * over
+        fresh = self.ended
+        self.masks = np.where(fresh, self.start, after)
+        rewards[fresh] = 0
+        terminated = over & ~fresh
+        self.ended = terminated
+        obs, infos = self.observe()
+        _ = (obs, rewards, terminated)
+        return infos["action_mask"]
+
+
+class Ours:
+    def __init__(self, game, n: int) -> None:
+        self.env = rl.GameVectorEnv(n, game)
+
+    def reset(self) -> np.ndarray:
+        return self.env.reset(seed=0)[1]["action_mask"]
+
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        return self.env.step(actions)[4]["action_mask"]
+
+
+def steps_per_second(env, n: int, steps: int, draws: np.ndarray) -> float:
+    """Steps per second of ``env.step`` alone: the clock stops while the actions
+    are picked (the same expression for every contender)."""
+    mask, inside = env.reset(), 0.0
+    for s in range(steps):
+        actions = np.argmax(np.where(mask != 0, draws[s], -1.0), axis=1)
+        start = time.perf_counter()
+        mask = env.step(actions)
+        inside += time.perf_counter() - start
+    return n * steps / inside
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", type=int, default=4096)
+    parser.add_argument("--steps", type=int, default=300)
+    a = parser.parse_args()
+    print(f"# {describe()}")
+    print(f"# {a.envs} games a vector env, self-play, random legal actions")
+    grid = [((r, c), (r, c + 1)) for r in range(4) for c in range(4)]
+    grid += [((r, c), (r + 1, c)) for r in range(3) for c in range(5)]
+    games = [
+        ("Node Kayles, 4 x 5 grid", nk.NodeKayles(grid)),
+        ("Cram 4 x 5", nk.Cram(4, 5)),
+        ("Cram 3 x 6", nk.Cram(3, 6)),
+    ]
+    for name, game in games:
+        ours, plain = Ours(game, a.envs), NumpyGame(game, a.envs)
+        actions = ours.env.single_action_space.n
+        draws = np.random.default_rng(0).random((a.steps, a.envs, actions), np.float32)
+        best = {"ours": 0.0, "numpy": 0.0}
+        for _ in range(RUNS):
+            for who, env in (("ours", ours), ("numpy", plain)):
+                rate = steps_per_second(env, a.envs, a.steps, draws)
+                best[who] = max(best[who], rate)
+        print(
+            f"{name}: rl.GameVectorEnv {best['ours'] / 1e6:.2f} M steps/s, numpy "
+            f"{best['numpy'] / 1e6:.2f} M steps/s: {best['ours'] / best['numpy']:.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""The learning environments of the games on graphs and boards (``rl.GameEnv``,
+``GameVectorEnv``, ``GameAEC``): the checkers of gymnasium and PettingZoo, and every
+label of every position they reach against the engine's own search of that position
+built anew (``with_vertices_left``), which shares nothing with the value table the
+environments step on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nimkit as nk
+from nimkit import rl
+
+from .reference import with_vertices_left
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+GAMES = {
+    "cram-2x3": nk.Cram(2, 3),
+    "cram-shaped": nk.Cram(["#..", "...", ".#."]),
+    "node-kayles": nk.NodeKayles([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5)]),
+    "arc-kayles": nk.ArcKayles({"a": ["b", "c"], "b": ["c", "d"], "d": ["e"], "e": []}),
+}
+
+
+def _mask(obs: np.ndarray) -> int:
+    return sum(1 << int(v) for v in np.flatnonzero(obs.reshape(-1)))
+
+
+def _check_labels(game, misere, table, obs, info):
+    """``info``'s labels of the position ``obs`` shows, against the engine."""
+    left = set(np.flatnonzero(obs.reshape(-1)).tolist())
+    position = with_vertices_left(game, left)
+    mask = _mask(obs)
+    assert info["outcome"] == ("P" if position.outcome(misere=misere) is nk.Outcome.P else "N")
+    legal = np.flatnonzero(info["action_mask"])
+    assert len(legal) == len(position.options())
+    wins = {mask & ~int(table.deletes[a]) for a in np.flatnonzero(info["winning_mask"])}
+    expected = {
+        sum(1 << v for v in w._native.numbers()) for w in position.winning_moves(misere=misere)
+    }
+    assert wins == expected
+    assert set(np.flatnonzero(info["winning_mask"])) <= set(legal)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_gymnasium_checker_passes(name, misere):
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(rl.GameEnv(GAMES[name], misere=misere), skip_render_check=True)
+    check_env(rl.GameEnv(GAMES[name], misere=misere, opponent=None, render_mode="ansi"))
+
+
+@pytest.mark.parametrize("name", ["cram-shaped", "arc-kayles"])
+def test_pettingzoo_api_and_seed_tests(name):
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(rl.GameAEC(GAMES[name], misere=True), num_cycles=100)
+    seed_test(lambda: rl.GameAEC(GAMES[name]), num_cycles=50)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_label_on_random_rollouts_is_the_engines(name, misere):
+    game = GAMES[name]
+    table = game.value_table()
+    envs = rl.GameVectorEnv(8, game, misere=misere, opponent="random", first="random")
+    obs, infos = envs.reset(seed=5)
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(12):
+        for i in range(envs.num_envs):
+            key = _mask(obs[i])
+            if key not in seen:
+                seen.add(key)
+                one = {k: infos[k][i] for k in ("action_mask", "winning_mask", "outcome")}
+                _check_labels(game, misere, table, obs[i], one)
+        legal = infos["action_mask"].astype(bool)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in legal])
+        obs, _, _, _, infos = envs.step(actions)
+    assert len(seen) > 5
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_playing_the_winning_mask_beats_the_perfect_opponent(misere):
+    game = GAMES["node-kayles"]
+    start_wins = game.outcome(misere=misere) is nk.Outcome.N
+    for seed in range(4):
+        env = rl.GameEnv(game, misere=misere, opponent="perfect")
+        _, info = env.reset(seed=seed)
+        assert (info["outcome"] == "N") == start_wins
+        over, reward = False, 0.0
+        while not over:
+            mask = info["winning_mask"] if info["winning_mask"].any() else info["action_mask"]
+            _, reward, over, _, info = env.step(int(np.flatnonzero(mask)[0]))
+        assert reward == (1.0 if start_wins else -1.0)
+
+
+def test_illegal_actions_lose_and_steps_after_the_end_are_refused():
+    env = rl.GameEnv(nk.Cram(2, 3), opponent=None)
+    _, info = env.reset(seed=0)
+    n = env.action_space.n
+    assert n == 7
+    assert info["action_mask"].sum() == 7
+    for bad in (-1, n, 2**62):
+        env.reset()
+        _, reward, over, _, _ = env.step(bad)
+        assert (reward, over) == (-1.0, True)
+    env.reset()
+    obs, reward, over, _, info = env.step(0)  # the domino on (0, 0) and (0, 1)
+    assert obs.tolist() == [[0, 0, 1], [1, 1, 1]]
+    assert not over
+    _, reward, over, _, _ = env.step(0)  # that domino again: no longer legal
+    assert (reward, over) == (-1.0, True)
+    with pytest.raises(nk.IllegalMoveError, match="reset"):
+        env.step(1)
+    envs = rl.GameVectorEnv(3, nk.Cram(2, 3))
+    envs.reset(seed=0)
+    _, rewards, terminated, _, _ = envs.step(np.array([-5, 6, 99]))
+    assert rewards.tolist() == [-1.0, 0.0, -1.0]
+    assert terminated.tolist() == [True, False, True]
+
+
+def test_seeds_reproduce_and_render_draws_the_board():
+    def run(seed):
+        envs = rl.GameVectorEnv(16, nk.Cram(3, 3), opponent="random", first="random")
+        obs, _ = envs.reset(seed=seed)
+        out = [obs]
+        for _ in range(4):
+            obs, *_ = envs.step(np.zeros(16, np.int64))
+            out.append(obs)
+        return np.stack(out)
+
+    np.testing.assert_array_equal(run(3), run(3))
+    assert not np.array_equal(run(3), run(4))
+    env = rl.GameEnv(nk.Cram(["#..", "..."]), opponent=None, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == "#..\n..."
+    env = rl.GameEnv(nk.NodeKayles({"x": ["y"], "y": []}), opponent=None, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == "vertices left: x y"
+    env.step(0)
+    assert env.render() == "vertices left: none"
+
+
+def test_bad_games_are_refused_with_the_reason():
+    with pytest.raises(TypeError, match=r"NodeKayles, nk\.ArcKayles or nk\.Cram"):
+        rl.GameEnv(nk.Heaps([1, 2]))
+    with pytest.raises(ValueError, match="at most 26 vertices"):
+        rl.GameEnv(nk.Cram(5, 6))
+    with pytest.raises(TypeError, match="misere must be a bool"):
+        rl.GameEnv(nk.Cram(2, 2), misere="yes")
+    with pytest.raises(ValueError, match="number of games"):
+        rl.GameVectorEnv(0, nk.Cram(2, 2))
+    with pytest.raises(TypeError, match="GameEnv's alone"):
+        rl.GameVectorEnv(2, nk.Cram(2, 2), opponent=lambda obs, info: 0)
+    # A board with no move at all: no start leaves the agent a move.
+    with pytest.raises(ValueError, match="leaves the agent a move"):
+        rl.GameEnv(nk.Cram(["#.", ".#"]))
