@@ -499,6 +499,16 @@ class Envs:
         opponent: tuple[str, float, str] | None,
         autoreset: bool,
     ) -> Envs: ...
+    @staticmethod
+    def of_code(
+        count: int,
+        start: list[int],
+        values: list[int],
+        moves: list[tuple[int, int, int]],
+        quotient: tuple[list[int], list[int], list[bool]] | None,
+        opponent: tuple[str, float, str] | None,
+        autoreset: bool,
+    ) -> Envs: ...
     @property
     def board(self) -> Board | None: ...
     @property

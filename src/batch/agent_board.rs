@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 
 use super::caps::CapBytes;
 use super::env_game::{Applied, EnvGame};
-use super::envs::Start;
+use super::start::Start;
 use crate::base::alloc;
 use crate::base::error::{Error, FamilyError, Result};
 use crate::base::outcome::Outcome;

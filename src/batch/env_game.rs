@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-use super::envs::Start;
+use super::start::Start;
 use crate::base::error::{Error, Result};
 
 /// What applying an action did.

@@ -9,6 +9,7 @@
 pub mod agent_board;
 mod byte_rows;
 mod caps;
+pub mod code_game;
 pub mod env_game;
 pub mod envs;
 mod first_move;
@@ -18,6 +19,7 @@ mod layout;
 pub mod learn;
 mod lemire;
 mod narrow;
+pub mod start;
 pub mod table_game;
 mod wide;
 

@@ -3,7 +3,7 @@
 //! label is a look-up per move. A position is one word, the mask of the vertices
 //! left; action `a` is the table's move `a` (a vertex, or an edge).
 use super::env_game::{Applied, EnvGame};
-use super::envs::Start;
+use super::start::Start;
 use crate::base::error::{FamilyError, Result};
 use crate::games::board::every::{EveryPosition, MaskMove};
 

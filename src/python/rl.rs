@@ -11,9 +11,11 @@ use super::games::PyNativeGame;
 use super::rules::PyRules;
 use crate::base::alloc;
 use crate::batch::agent_board::Board;
+use crate::batch::code_game::{CodeGame, Quotient};
 use crate::batch::env_game::{EnvGame, Policy};
-use crate::batch::envs::{Envs, First, Start};
+use crate::batch::envs::{Envs, First};
 use crate::batch::learn::{self, Ranked, Verdict};
+use crate::batch::start::Start;
 use crate::batch::table_game::TableGame;
 
 type Array1<'py, T> = Bound<'py, PyArray1<T>>;
@@ -203,6 +205,8 @@ enum Games {
     Nim(Envs<Board>),
     /// A small game on a graph or board, every position in a table.
     Table(Envs<TableGame>),
+    /// Heaps under a code that splits them, valued by their sizes' tables.
+    Code(Envs<CodeGame>),
 }
 
 /// `$body` with `$e` bound to the `Envs` whatever its game.
@@ -211,6 +215,7 @@ macro_rules! each {
         match $games {
             Games::Nim($e) => $body,
             Games::Table($e) => $body,
+            Games::Code($e) => $body,
         }
     };
 }
@@ -302,12 +307,49 @@ impl PyEnvs {
         })
     }
 
-    /// The board of games of heaps (`None` for other games).
+    /// Games of heaps under a code that splits them, from `start` (one size a place):
+    /// `values` holds each heap size's Grundy value, `moves` each move `(n, take, a)`
+    /// of a heap of size `n`, and `quotient` (misère play) the code's misère quotient
+    /// as `(table, elements, p)`: the products of its elements row by row, each heap
+    /// size's element and whether each element is in the P-portion.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (count, start, values, moves, quotient, opponent, autoreset))]
+    fn of_code(
+        py: Python<'_>,
+        count: usize,
+        start: Vec<u64>,
+        values: Vec<u32>,
+        moves: Vec<(usize, usize, usize)>,
+        quotient: Option<(Vec<u32>, Vec<u32>, Vec<bool>)>,
+        opponent: Opponent,
+        autoreset: bool,
+    ) -> PyResult<Self> {
+        let opponent = opponent_of(opponent)?;
+        let quotient = quotient.map(|(table, elements, p)| Quotient { table, elements, p });
+        let envs = py.detach(|| {
+            let game = CodeGame::new(start.len(), values, &moves, quotient)?;
+            Envs::new(
+                count,
+                Arc::new(game),
+                Start::Fixed(start),
+                opponent,
+                autoreset,
+            )
+        })?;
+        Ok(PyEnvs {
+            envs: Games::Code(envs),
+            spare: Vec::new(),
+        })
+    }
+
+    /// The board of games of heaps under rules that never split (`None` for other
+    /// games).
     #[getter]
     fn board(&self) -> Option<PyBoard> {
         match &self.envs {
             Games::Nim(envs) => Some(PyBoard(Arc::clone(envs.game()))),
-            Games::Table(_) => None,
+            Games::Table(_) | Games::Code(_) => None,
         }
     }
 
@@ -316,7 +358,7 @@ impl PyEnvs {
     fn vertices(&self) -> Option<usize> {
         match &self.envs {
             Games::Table(envs) => Some(envs.game().vertices()),
-            Games::Nim(_) => None,
+            Games::Nim(_) | Games::Code(_) => None,
         }
     }
 

@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.__main__",
             "nimkit.rl",
             "nimkit.rl._board",
+            "nimkit.rl._heap_tables",
             "nimkit.rl._gym",
             "nimkit.rl._aec",
             "nimkit.rl.jax",

@@ -1,8 +1,10 @@
-"""The learning environments of the games on graphs and boards (``rl.GameEnv``,
+"""The learning environments of the games beyond Nim (``rl.GameEnv``,
 ``GameVectorEnv``, ``GameAEC``): the checkers of gymnasium and PettingZoo, and every
-label of every position they reach against the engine's own search of that position
-built anew (``with_vertices_left``), which shares nothing with the value table the
-environments step on."""
+label of every position they reach against the core's own answers for that position
+built anew: for games on graphs and boards, the engine's search
+(``with_vertices_left``), which shares nothing with the value table the environments
+step on; for heaps under codes that split, the exact search over positions (not the
+Grundy values or the misère quotient the environments step on)."""
 
 from __future__ import annotations
 
@@ -147,8 +149,8 @@ def test_seeds_reproduce_and_render_draws_the_board():
 
 
 def test_bad_games_are_refused_with_the_reason():
-    with pytest.raises(TypeError, match=r"NodeKayles, nk\.ArcKayles or nk\.Cram"):
-        rl.GameEnv(nk.Heaps([1, 2]))
+    with pytest.raises(TypeError, match=r"nk\.Heaps, nk\.NodeKayles, nk\.ArcKayles or nk\.Cram"):
+        rl.GameEnv(nk.Wythoff(1, 2))
     with pytest.raises(ValueError, match="at most 26 vertices"):
         rl.GameEnv(nk.Cram(5, 6))
     with pytest.raises(TypeError, match="misere must be a bool"):
@@ -160,3 +162,102 @@ def test_bad_games_are_refused_with_the_reason():
     # A board with no move at all: no start leaves the agent a move.
     with pytest.raises(ValueError, match="leaves the agent a move"):
         rl.GameEnv(nk.Cram(["#.", ".#"]))
+
+
+CODES = {
+    "kayles": ([3, 5, 4], "0.77"),
+    "dawsons-kayles": ([6, 5], "0.07"),
+    "grundys-game": ([7, 4], "4!.0"),  # splits without taking: take 0
+    "dawsons-chess": ([5, 6], "0.137"),
+}
+
+
+def _after(tables, heaps: np.ndarray, action: int) -> tuple[int, ...]:
+    """The heaps that ``action`` leaves (as ``GameEnv`` documents its ids)."""
+    slots, count = len(heaps), tables.largest + 1
+    slot, rest = action % slots, action // slots
+    take, a = rest // count, rest % count
+    left = [int(h) for h in heaps]
+    left[slot] -= take + a
+    left.append(a)
+    return tuple(sorted(h for h in left if h))
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("name", list(CODES))
+def test_every_label_of_heaps_under_a_code_is_the_exact_searchs(name, misere):
+    from nimkit.rl._heap_tables import heap_tables
+
+    heaps, code = CODES[name]
+    game = nk.Heaps(heaps, nk.Rules(code=code))
+    ending = nk.Rules(code=code, misere=misere)
+    tables = heap_tables(game, misere, 4096)
+    envs = rl.GameVectorEnv(8, game, misere=misere, opponent="random", first="random")
+    assert envs.single_action_space.n == tables.num_actions
+    obs, infos = envs.reset(seed=1)
+    rng = np.random.default_rng(2)
+    seen = set()
+    for _ in range(10):
+        for i in range(envs.num_envs):
+            position = nk.Position(sorted(int(h) for h in obs[i] if h))
+            if position in seen:
+                continue
+            seen.add(position)
+            assert infos["outcome"][i] == ("P" if position.outcome(ending) is nk.Outcome.P else "N")
+            actions = np.flatnonzero(infos["action_mask"][i])
+            legal = sorted(_after(tables, obs[i], a) for a in actions)
+            options = sorted(
+                tuple(sorted(h for h in position.after(m, ending) if h))
+                for m in position.moves(ending)
+            )
+            assert legal == options, position
+            winning = {_after(tables, obs[i], a) for a in np.flatnonzero(infos["winning_mask"][i])}
+            expected = {
+                tuple(sorted(h for h in position.after(m, ending) if h))
+                for m in position.winning_moves(ending)
+            }
+            assert winning == expected, position
+        legal = infos["action_mask"].astype(bool)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in legal])
+        obs, _, _, _, infos = envs.step(actions)
+    assert len(seen) > 10
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_heaps_under_a_code_pass_the_checkers(misere):
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    game = nk.Heaps([3, 4], nk.Rules(code="0.77"))
+    check_env(rl.GameEnv(game, misere=misere), skip_render_check=True)
+    check_env(rl.GameEnv(game, misere=misere, opponent=None, render_mode="ansi"))
+    api_test(rl.GameAEC(game, misere=misere), num_cycles=100)
+
+
+def test_heaps_that_never_split_play_as_nim():
+    env = rl.GameEnv(nk.Heaps([1, 3, 5, 7], nk.Rules(take={1, 3})), misere=True)
+    nim = rl.NimEnv([1, 3, 5, 7], rules=nk.Rules(take={1, 3}), misere=True)
+    (obs, info), (nim_obs, nim_info) = env.reset(seed=0), nim.reset(seed=0)
+    assert obs.tolist() == nim_obs.tolist() == [1, 3, 5, 7]
+    np.testing.assert_array_equal(info["winning_mask"], nim_info["winning_mask"])
+
+
+def test_the_cpu_and_jax_environments_number_and_label_actions_alike():
+    rlj = pytest.importorskip("nimkit.rl.jax", reason="the jax extra is not installed")
+    import jax
+
+    game = nk.Heaps([3, 5, 8], nk.Rules(code="0.77"))
+    for misere in (False, True):
+        env = rl.GameEnv(game, misere=misere, opponent=None)
+        _, info = env.reset(seed=0)
+        state = rlj.make(game, misere=misere).init(jax.random.PRNGKey(0))
+        np.testing.assert_array_equal(info["action_mask"], np.asarray(state.legal_action_mask))
+        np.testing.assert_array_equal(info["winning_mask"], np.asarray(state.winning_mask))
+        assert info["winning_mask"].sum() > 0
+
+
+def test_bad_heaps_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="give fewer or smaller heaps"):
+        rl.GameEnv(nk.Heaps([300, 300], nk.Rules(code="0.77")))
+    with pytest.raises(ValueError, match="leaves the agent a move"):
+        rl.GameEnv(nk.Heaps([1], nk.Rules(code="0.07")))

@@ -13,6 +13,7 @@ from .. import _core
 from .._extras import require
 from ..rules import DEFAULT_MAX_POSITIONS, Rules, with_ending
 from ._board import Encoder, Heaps, History, VertexEncoder, start_of
+from ._heap_tables import MAX_QUOTIENT, heap_tables
 
 gym = require("gymnasium", "rl")
 from gymnasium import spaces  # noqa: E402
@@ -97,17 +98,41 @@ class _Games:
         autoreset: bool,
         history: int,
     ) -> _Games:
-        """Games of Node Kayles, Arc Kayles or Cram from ``game``'s position."""
+        """Games of ``game`` from its position: heaps (``nk.Heaps``), Node Kayles, Arc
+        Kayles or Cram."""
         from ..boards import Cram, _OnGraph
+        from ..games import Heaps
 
-        if not isinstance(game, (Cram, _OnGraph)):
-            raise TypeError(
-                "a GameEnv plays nk.NodeKayles, nk.ArcKayles or nk.Cram (NimEnv plays "
-                f"heaps), not {type(game).__name__}"
-            )
         if not isinstance(misere, bool):
             raise TypeError(f"misere must be a bool, not {type(misere).__name__}")
         n = _game_count(count)
+        if isinstance(game, Heaps):
+            if not game.rules.splits:
+                heaps = [int(h) for h in game.heaps]
+                rules = game.rules
+                games = cls.of_heaps(
+                    n, heaps, rules, misere, opponent, autoreset, "heaps", history,
+                    DEFAULT_MAX_POSITIONS,
+                )  # fmt: skip
+                return games
+            tables = heap_tables(game, misere, MAX_QUOTIENT)
+            q = tables.quotient
+            quotient = (
+                None if q is None else (q.table.ravel().tolist(), q.elements.tolist(), q.p.tolist())
+            )
+            core = _core.Envs.of_code(
+                n, tables.start.tolist(), tables.values.tolist(), tables.moves, quotient,
+                opponent, autoreset,
+            )  # fmt: skip
+            bounds = [tables.largest] * tables.slots
+            games = cls(core, Encoder("heaps", bounds, history), n)
+            games.rules = with_ending(game.rules, misere)
+            return games
+        if not isinstance(game, (Cram, _OnGraph)):
+            raise TypeError(
+                "a GameEnv plays nk.Heaps, nk.NodeKayles, nk.ArcKayles or nk.Cram, not "
+                f"{type(game).__name__}"
+            )
         core = _core.Envs.of_graph(n, game._native, misere, opponent, autoreset)
         vertices = core.vertices
         assert vertices is not None, "games on graphs have vertices"
@@ -283,23 +308,45 @@ class NimEnv(_OneGame):
 
 
 class GameEnv(_OneGame):
-    """Node Kayles, Arc Kayles or Cram from ``game``'s position as a gymnasium
-    environment, stepped in the core: the agent plays against ``opponent``.
+    """A game nimkit solves, from ``game``'s position, as a gymnasium environment
+    stepped in the core: heaps (``nk.Heaps``: Nim, a take limit, a subtraction set or
+    a take-and-break code such as Kayles), Node Kayles, Arc Kayles or Cram. The agent
+    plays against ``opponent``.
 
-    Every position of the game's graph is valued once first (``value_table()``: at
-    most 26 vertices, a board's filled cells included). Actions are the table's
-    moves: the vertex picked for Node Kayles (vertices numbered in the graph's
-    order), the edge for Arc Kayles and the domino for Cram, numbered as
-    ``value_table().needs`` lists them. Observations are int8, 1 for each vertex
-    left (for Cram, rows x cols: 1 for each empty cell). Rewards, ``info`` and the
-    opponents are ``NimEnv``'s; ``misere``: the player who makes the last move
-    loses.
+    - Heaps under a rule that never splits play as ``NimEnv`` (OpenSpiel's action
+      ids, observations the heap sizes).
+    - Heaps under a code that splits them (``nk.Rules(code="0.77")``) live in as many
+      places as the start has objects; action ``(take * (largest + 1) + a) * places +
+      place`` takes ``take`` from the heap in ``place`` and leaves heaps ``a`` and
+      ``n - take - a`` (``a`` the smaller, 0 for one heap or none; ``a`` moves to the
+      first empty place), as in ``nimkit.rl.jax``. Observations: the places' heap
+      sizes (int64). Misère play needs the code's misère quotient (ValueError where
+      the core finds none within 4,096 elements).
+    - Node Kayles, Arc Kayles and Cram: every position of the game's graph is valued
+      once first (``value_table()``: at most 26 vertices, a board's filled cells
+      included). Actions are the table's moves: the vertex picked for Node Kayles
+      (vertices numbered in the graph's order), the edge for Arc Kayles and the
+      domino for Cram, numbered as ``value_table().needs`` lists them. Observations
+      are int8, 1 for each vertex left (for Cram, rows x cols: 1 for each empty cell).
+
+    Rewards, ``info`` and the opponents are ``NimEnv``'s; ``misere``: the player who
+    makes the last move loses.
 
     >>> import nimkit as nk
     >>> env = GameEnv(nk.Cram(2, 3))
     >>> obs, info = env.reset(seed=0)
     >>> obs.tolist(), info["outcome"], int(info["winning_mask"].sum())
     ([[1, 1, 1], [1, 1, 1]], 'N', 3)
+
+    Kayles in misère play: from a row of 5 pins, two moves win: one pin from the
+    end (leaving 4), or the middle pin (leaving 2 and 2).
+
+    >>> env = GameEnv(nk.Heaps([5], nk.Rules(code="0.77")), misere=True)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.tolist(), info["outcome"], info["winning_mask"].nonzero()[0].tolist()
+    ([5, 0, 0, 0, 0], 'N', [30, 40])
+    >>> env.step(30)[0].tolist()   # 5 -> 4, and the opponent's answer
+    [1, 1, 0, 0, 0]
     """
 
     def __init__(

@@ -15,15 +15,15 @@ device looks positions up in them.
 - Graphs and boards: the value and misère outcome of every position of the graph
   (``value_table()``: at most 26 vertices).
 
-Actions. Heaps under a rule that never splits: OpenSpiel's ids, ``(take - 1) *
-num_heaps + heap``. Heaps under a code that splits: ``(take * (largest + 1) + a) *
-slots + slot``, the move taking ``take`` from the heap in ``slot`` and leaving heaps
-``a`` and ``b = n - take - a`` with ``a <= b`` (``a = 0``: one heap, or none); the
-heaps live in ``slots`` places (as many as the objects at the start), a split
-putting ``b`` in place of the heap and ``a`` in the first empty place. Node Kayles:
-the vertex picked; Arc Kayles and Cram: the edge (domino), numbered as
-``ValueTable.needs`` lists them (``vertex_edges`` order; for Cram cell ``(r, c)`` is
-vertex ``r * cols + c``).
+Actions. Heaps: as ``nimkit.rl`` numbers them for ``GameEnv`` (OpenSpiel's ids,
+``(take - 1) * num_heaps + heap``, under a rule that never splits; under a code that
+splits, ``(take * (largest + 1) + a) * slots + slot``, the move taking ``take`` from
+the heap in ``slot`` and leaving heaps ``a`` and ``b = n - take - a`` with ``a <= b``
+(``a = 0``: one heap, or none); the heaps live in ``slots`` places (as many as the
+objects at the start), a split putting ``b`` in place of the heap and ``a`` in the
+first empty place). Node Kayles: the vertex picked; Arc Kayles and Cram: the edge
+(domino), numbered as ``ValueTable.needs`` lists them (``vertex_edges`` order; for
+Cram cell ``(r, c)`` is vertex ``r * cols + c``).
 
 Each ``State`` holds the ``observation`` (the heaps, or the board's or graph's
 vertices left), ``legal_action_mask``, ``winning_mask`` (the legal moves that win in
@@ -52,11 +52,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .._core import TakeAndBreak
 from .._extras import require
 from ..boards import Cram, _Deleting
 from ..games import Heaps
-from ..position import Position
+from ._heap_tables import heap_tables
 
 if TYPE_CHECKING:
     import jax
@@ -231,71 +230,29 @@ class _TableRules:
 
 
 class _HeapRules:
-    """A game of heaps under one heap rule: positions are heap sizes in fixed places."""
+    """A game of heaps under one heap rule: positions are heap sizes in fixed places,
+    looked up in the core's tables (``_heap_tables``)."""
 
     def __init__(self, game: Heaps, misere: bool, max_quotient: int) -> None:
         _, jnp = _jax()
-        rules = game.rules
-        if isinstance(rules.take_rule, tuple):
-            raise ValueError("a JAX environment needs one rule for every heap, not one per heap")
-        heaps = [int(h) for h in game.heaps]
-        largest = max(heaps, default=0)
-        self.splits = bool(rules.splits)
-        self.largest = largest
-        _check_size(rules, heaps, self.splits)
-        takes = _moves_by_heap(rules, largest, self.splits)
-        self.max_take = max((t for (_, t, _) in takes), default=0)
-        self.slots = sum(heaps) if self.splits else len(heaps)
-        self.slots = max(self.slots, len(heaps), 1)
-        self._start = np.zeros(self.slots, np.int32)
-        self._start[: len(heaps)] = heaps
-        grundy = [Position([n]).nim_sum(rules) for n in range(largest + 1)]
-        self.values = jnp.asarray(np.array(grundy, np.int32))
-        # The move named by each action: the heap's place, what it takes, the heaps
-        # it leaves (a <= b), and for each heap size whether the move is allowed.
-        count = largest + 1
-        if self.splits:
-            self.num_actions = (self.max_take + 1) * count * self.slots if any(heaps) else 0
-            ids = np.arange(self.num_actions)
-            slot, rest = ids % self.slots, ids // self.slots
-            take, a = rest // count, rest % count
-        else:
-            self.num_actions = max(self.max_take, 1) * self.slots if heaps else 0
-            ids = np.arange(self.num_actions)
-            slot, take, a = ids % self.slots, ids // self.slots + 1, np.zeros_like(ids)
-        allowed = np.zeros((count, self.max_take + 1, count if self.splits else 1), bool)
-        for n, t, left in takes:
-            allowed[n, t, left] = True
+        tables = heap_tables(game, misere, max_quotient)
+        self.splits, self.largest = tables.splits, tables.largest
+        self.max_take, self.slots = tables.max_take, tables.slots
+        self.num_actions = tables.num_actions
+        self._start = tables.start
+        self.values = jnp.asarray(tables.values)
+        slot, take, a = tables.decode()
         self.slot = jnp.asarray(slot.astype(np.int32))
         self.take = jnp.asarray(take.astype(np.int32))
         self.a = jnp.asarray(a.astype(np.int32))
-        self.allowed = jnp.asarray(allowed)
-        self.misere_kind = "none"
-        if misere:
-            self._misere(rules, largest, max_quotient)
-
-    def _misere(self, rules: Any, largest: int, max_quotient: int) -> None:
-        _, jnp = _jax()
-        take_rule = rules.take_rule
-        if take_rule is None or isinstance(take_rule, int):
-            self.misere_kind = "bouton"
-            return
-        bound = {"max_elements": max_quotient} if isinstance(take_rule, TakeAndBreak) else {}
-        quotient = take_rule.misere_quotient(max_heap=max(largest, 1), **bound)
-        if quotient.order > max_quotient:
-            raise ValueError(
-                f"the misère quotient of {rules} to heap {largest} has {quotient.order} "
-                f"elements, more than max_quotient = {max_quotient}"
-            )
-        self.misere_kind = "quotient"
-        self.table = jnp.asarray(np.asarray(quotient.table, np.int32))
-        # Each size's element (the quotient lists the sizes of one period only).
-        elements = [quotient.heap_element(n) for n in range(largest + 1)]
-        self.elements = jnp.asarray(np.asarray(elements, np.int32))
-        p = np.zeros(quotient.order, bool)
-        p[list(quotient.p_portion)] = True
-        self.p_portion = jnp.asarray(p)
-        self.identity = int(quotient.element([]))
+        self.allowed = jnp.asarray(tables.allowed)
+        self.misere_kind = tables.misere or "none"
+        if tables.quotient is not None:
+            q = tables.quotient
+            self.table = jnp.asarray(q.table)
+            self.elements = jnp.asarray(q.elements)
+            self.p_portion = jnp.asarray(q.p)
+            self.identity = q.identity
 
     def start(self) -> Any:
         _, jnp = _jax()
@@ -379,50 +336,3 @@ class _HeapRules:
 
     def observe(self, p: Any) -> Any:
         return p
-
-
-#: The most actions, and the most entries of the table of allowed moves by heap size,
-#: that ``make`` builds for a game of heaps.
-MAX_ACTIONS = 1 << 16
-MAX_TABLE = 1 << 22
-
-
-def _check_size(rules: Any, heaps: list[int], splits: bool) -> None:
-    """Refuse heaps whose tables would be too large, before any is built."""
-    largest = max(heaps, default=0)
-    rule = rules.take_rule
-    most = largest
-    if isinstance(rule, int):
-        most = min(rule, largest)
-    elif isinstance(rule, TakeAndBreak):
-        most = min(rule.max_take, largest)
-    elif rule is not None:
-        most = min(max(rule.take), largest)
-    if splits:
-        actions = (most + 1) * (largest + 1) * max(sum(heaps), 1)
-        entries = (largest + 1) ** 2 * (most + 1)
-    else:
-        actions, entries = most * len(heaps), (largest + 1) * (most + 1)
-    if actions > MAX_ACTIONS or entries > MAX_TABLE:
-        raise ValueError(
-            f"a JAX environment of the heaps {heaps} under {rules} would have {actions} "
-            f"actions and a table of {entries} allowed moves (at most {MAX_ACTIONS} and "
-            f"{MAX_TABLE}): give fewer or smaller heaps"
-        )
-
-
-def _moves_by_heap(rules: Any, largest: int, splits: bool) -> list[tuple[int, int, int]]:
-    """Each move of a heap of each size up to ``largest``, as the core lists them:
-    ``(n, take, a)`` with ``a`` the smaller heap left (0 for one heap or none)."""
-    moves = []
-    for n in range(1, largest + 1):
-        for move in Position([n]).moves(rules):
-            into = move.into
-            if into is not None and len(into) > 2:
-                raise ValueError(
-                    "a JAX environment takes rules whose moves leave at most two heaps, "
-                    f"not {rules}"
-                )
-            a = min(into) if into else 0
-            moves.append((n, int(move.take), int(a) if splits else 0))
-    return moves
