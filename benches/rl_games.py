@@ -1,13 +1,14 @@
-"""Learning environments of the games on graphs and boards: steps per second of
+"""Learning environments of the games beyond Nim: steps per second of
 nimkit.rl.GameVectorEnv (stepped in Rust) against the same game as a numpy vector
-environment (the value table looked up with numpy), in the same run.
+environment (the same tables looked up with numpy), in the same run.
 
     python benches/rl_games.py [--envs 4096] [--steps 300]
 
-Node Kayles on the 4 x 5 grid graph and Cram 4 x 5 and 3 x 6, normal play and
-self-play. Both return the same things each step: observations (int8, a vertex
-each), rewards, terminations and, in their infos, the legal and the winning actions
-and the outcome; both start a game again the step after it ends. The actions are
+Node Kayles on the 4 x 5 grid graph, Cram 4 x 5 and 3 x 6 (the value table), and
+Kayles on heaps 3, 5 and 8 (each size's Grundy value), normal play and self-play.
+Both return the same things each step: observations (a vertex or a place each),
+rewards, terminations and, in their infos, the legal and the winning actions and the
+outcome; both start a game again the step after it ends. The actions are
 random legal ones, picked from the last action mask by the same numpy expression
 with random numbers drawn before the clock starts; the clock runs inside ``step``
 alone. Each contender runs three times in turn; the best counts.
@@ -76,6 +77,69 @@ class NumpyGame:
         return infos["action_mask"]
 
 
+class NumpyHeaps:
+    """Heaps under a code that splits them on many copies at once in numpy (the
+    tables and action ids of ``GameVectorEnv``), next-step autoreset, with the labels
+    and observations of nimkit's infos."""
+
+    def __init__(self, game, n: int) -> None:
+        from nimkit.rl._heap_tables import heap_tables
+
+        t = heap_tables(game, False, 4096)
+        self.slot, self.take, self.a = t.decode()
+        self.allowed, self.values = t.allowed, t.values
+        self.start = t.start.astype(np.int64)
+        self.heaps = np.tile(self.start, (n, 1))
+        self.ended = np.zeros(n, bool)
+        self.rows = np.arange(n)
+
+    def labels(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        size = h[:, self.slot]
+        b = size - self.take - self.a
+        legal = (size > 0) & (b >= self.a) & self.allowed[size, self.take, self.a]
+        x = np.bitwise_xor.reduce(self.values[h], axis=1)
+        after = x[:, None] ^ self.values[size] ^ self.values[self.a]
+        after ^= self.values[np.maximum(b, 0)]
+        return legal, legal & (after == 0), x == 0
+
+    def observe(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        legal, winning, p = self.labels(self.heaps)
+        infos = {
+            "action_mask": legal.view(np.int8),
+            "winning_mask": winning.view(np.int8),
+            "outcome": np.where(p, "P", "N"),
+        }
+        return self.heaps.copy(), infos
+
+    def reset(self) -> np.ndarray:
+        self.heaps[:] = self.start
+        self.ended[:] = False
+        return self.observe()[1]["action_mask"]
+
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        h, rows = self.heaps, self.rows
+        slot, take, a = self.slot[actions], self.take[actions], self.a[actions]
+        size = h[rows, slot]
+        b = size - take - a
+        legal = (size > 0) & (b >= a) & self.allowed[size, take, a]
+        after = h.copy()
+        after[rows, slot] = np.where(legal, b, size)
+        split = legal & (a > 0)
+        empty = np.argmax(after == 0, axis=1)
+        after[rows[split], empty[split]] = a[split]
+        over = ~legal | ~self.labels(after)[0].any(axis=1)
+        rewards = np.where(legal, 1.0, -1.0).astype(np.float32) * over
+        fresh = self.ended
+        after[fresh] = self.start
+        self.heaps = after
+        rewards[fresh] = 0
+        terminated = over & ~fresh
+        self.ended = terminated
+        obs, infos = self.observe()
+        _ = (obs, rewards, terminated)
+        return infos["action_mask"]
+
+
 class Ours:
     def __init__(self, game, n: int) -> None:
         self.env = rl.GameVectorEnv(n, game)
@@ -113,8 +177,10 @@ def main() -> None:
         ("Cram 4 x 5", nk.Cram(4, 5)),
         ("Cram 3 x 6", nk.Cram(3, 6)),
     ]
-    for name, game in games:
-        ours, plain = Ours(game, a.envs), NumpyGame(game, a.envs)
+    kayles = ("Kayles, heaps 3 5 8", nk.Heaps([3, 5, 8], nk.Rules(code="0.77")))
+    for name, game in [*games, kayles]:
+        numpy_env = NumpyHeaps if isinstance(game, nk.Heaps) else NumpyGame
+        ours, plain = Ours(game, a.envs), numpy_env(game, a.envs)
         actions = ours.env.single_action_space.n
         draws = np.random.default_rng(0).random((a.steps, a.envs, actions), np.float32)
         best = {"ours": 0.0, "numpy": 0.0}

@@ -232,11 +232,14 @@ class _Deleting(ImpartialGame):
         )
         return [ImpartialGame._of(n) for n in found]
 
-    def value_table(self) -> ValueTable:
+    def value_table(self, *, cache: str | os.PathLike[str] | None = None) -> ValueTable:
         """The Grundy value and misère outcome of every position of the game's graph
         (every subset of its vertices: at most 26), computed by the core in one
         retrograde pass on every core; what the learning environments look positions
         up in (``nimkit.rl.jax``), and a dataset on its own.
+
+        ``cache``: a directory where the table is kept, computed the first time and
+        read back after (checked: see ``nimkit.value_table_cache``).
 
         >>> table = Cram(2, 3).value_table()
         >>> int(table.grundy[table.start]), bool(table.misere_wins[table.start])
@@ -244,9 +247,19 @@ class _Deleting(ImpartialGame):
         >>> table.needs.size   # the board's 7 dominoes
         7
         """
-        needs, deletes, grundy, wins = _core.vertex_every_position(self._native)
+        from . import value_table_cache
+
         start = sum(1 << v for v in self._native.numbers())
-        return ValueTable(needs, deletes, grundy, wins.astype(bool), start)
+        kept = None if cache is None else value_table_cache.load(self, cache)
+        if kept is None:
+            needs, deletes, grundy, wins = _core.vertex_every_position(self._native)
+            kept = {"needs": needs, "deletes": deletes, "grundy": grundy, "misere_wins": wins}
+            kept["misere_wins"] = wins.astype(bool)
+            if cache is not None:
+                value_table_cache.save(self, kept, cache)
+        return ValueTable(
+            kept["needs"], kept["deletes"], kept["grundy"], kept["misere_wins"], start
+        )
 
 
 @dataclass(frozen=True)

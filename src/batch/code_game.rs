@@ -6,10 +6,12 @@
 //! look-ups per move. The action ids are `nimkit.rl.jax`'s: `(take * sizes + a) *
 //! slots + slot`, the move taking `take` from the heap in `slot` and leaving heaps
 //! `a` and `n - take - a` (`a` the smaller, 0 for one heap or none).
+use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 use super::env_game::{Applied, EnvGame};
 use super::start::Start;
+use crate::base::alloc;
 use crate::base::error::{FamilyError, Result};
 
 /// Why the tables of a code's game do not fit together.
@@ -42,6 +44,8 @@ pub enum CodeGameError {
     },
     #[error("the game has {actions} actions, more than {most}")]
     TooMany { actions: usize, most: usize },
+    #[error("more than {limit} positions are reachable from the start (raise max_positions to allow more)")]
+    Positions { limit: u64 },
 }
 
 impl FamilyError for CodeGameError {}
@@ -110,7 +114,7 @@ impl CodeGame {
             }
             .into());
         }
-        let mut allowed = crate::base::alloc::filled(sizes * (max_take + 1) * sizes, false)?;
+        let mut allowed = alloc::filled(sizes * (max_take + 1) * sizes, false)?;
         let mut by_size = vec![Vec::new(); sizes];
         for &(n, take, a) in moves {
             let fits = n >= 1 && n < sizes && take + 2 * a <= n;
@@ -170,6 +174,56 @@ impl CodeGame {
             None => self.values[n as usize],
             Some(q) => q.elements[n as usize],
         }
+    }
+}
+
+impl CodeGame {
+    /// Every position reachable from `start` (itself included), one row each, its
+    /// heaps largest first and the empty places last, the rows in increasing order;
+    /// an error past `limit` of them.
+    pub fn every_position(&self, start: &[u64], limit: u64) -> Result<Vec<u64>> {
+        self.fits(&Start::Fixed(start.to_vec()))?;
+        let canonical = |row: &mut [u64]| row.sort_unstable_by(|a, b| b.cmp(a));
+        let mut first = start.to_vec();
+        canonical(&mut first);
+        let mut seen: FxHashSet<Vec<u64>> = FxHashSet::default();
+        let mut queue = vec![first.clone()];
+        seen.insert(first);
+        let mut poll = crate::base::interrupt::Poll::default();
+        while let Some(row) = queue.pop() {
+            poll.tick()?;
+            for (slot, &n) in row.iter().enumerate() {
+                for &(take, a) in &self.moves[n as usize] {
+                    let mut next = row.clone();
+                    next[slot] = n - u64::from(take + a);
+                    if a > 0 {
+                        if let Some(empty) = next.iter_mut().find(|h| **h == 0) {
+                            *empty = u64::from(a);
+                        }
+                    }
+                    canonical(&mut next);
+                    if seen.contains(&next) {
+                        continue;
+                    }
+                    if seen.len() as u64 >= limit {
+                        return Err(CodeGameError::Positions { limit }.into());
+                    }
+                    seen.try_reserve(1)
+                        .map_err(|_| alloc::too_large::<Vec<u64>>(seen.len() + 1))?;
+                    alloc::grow(&mut queue)?;
+                    queue.push(next.clone());
+                    seen.insert(next);
+                }
+            }
+        }
+        let mut rows: Vec<Vec<u64>> = alloc::with_capacity(seen.len())?;
+        rows.extend(seen);
+        rows.sort_unstable();
+        let mut out = alloc::with_capacity(rows.len() * self.slots)?;
+        for row in rows {
+            out.extend_from_slice(&row);
+        }
+        Ok(out)
     }
 }
 
@@ -359,6 +413,15 @@ mod tests {
         assert_eq!(wins, vec![(2 * 3) * 3]); // take 2 from place 0
         assert!(g.label(&[1, 0, 0], l, w));
         assert!(!g.label(&[0, 0, 0], l, w));
+    }
+
+    #[test]
+    fn every_position_of_a_row_of_three() {
+        // From 3: 3, 2, 1 + 1, 1, 0 (as rows of three places, largest first).
+        let g = kayles(3);
+        let rows = g.every_position(&[0, 3, 0], 100).unwrap();
+        assert_eq!(rows, [0, 0, 0, 1, 0, 0, 1, 1, 0, 2, 0, 0, 3, 0, 0]);
+        assert!(g.every_position(&[0, 3, 0], 4).is_err());
     }
 
     #[test]

@@ -375,6 +375,20 @@ impl PyEnvs {
         PyArray1::from_vec(py, rows).reshape([n, m])
     }
 
+    /// Every game's vertices left (int8, one row a game, 1 for each vertex left), for
+    /// games on a graph or board.
+    fn vertex_bits<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, i8>> {
+        let Games::Table(envs) = &self.envs else {
+            return Err(PyValueError::new_err("not a game on a graph"));
+        };
+        let v = envs.game().vertices();
+        let mut bits = alloc::with_capacity(envs.count() * v)?;
+        for &mask in envs.rows() {
+            bits.extend((0..v).map(|i| ((mask >> i) & 1) as i8));
+        }
+        PyArray1::from_vec(py, bits).reshape([envs.count(), v])
+    }
+
     /// The positions as the core holds them (uint64), for the labels.
     fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, u64>> {
         let (rows, n, m) = self.rows_of();
@@ -396,6 +410,46 @@ impl PyEnvs {
             py.detach(|| each!(envs, e => learn::labels_of_rows(&**e.game(), e.rows(), l, w, q)))?;
         }
         Ok((legal, winning, p))
+    }
+
+    /// The labels of the positions `rows` (uint64, one row a position), as
+    /// `Board.labels`.
+    fn label_rows<'py>(
+        &self,
+        py: Python<'py>,
+        rows: PyReadonlyArray2<'py, u64>,
+    ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
+        let (_, _, m) = self.rows_of();
+        let n = rows_of(&rows, m)?;
+        let a = self.actions();
+        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
+        let p = PyArray1::<bool>::zeros(py, n, false);
+        {
+            let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
+            let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
+            let rows = slice(&rows, "positions")?;
+            let envs = &self.envs;
+            py.detach(|| each!(envs, e => learn::labels_of_rows(&**e.game(), rows, l, w, q)))?;
+        }
+        Ok((legal, winning, p))
+    }
+
+    /// Every position of a game of heaps under a code reachable from `start`, one
+    /// row each (heaps largest first), at most `limit` of them.
+    fn code_positions<'py>(
+        &self,
+        py: Python<'py>,
+        start: Vec<u64>,
+        limit: u64,
+    ) -> PyResult<Array2<'py, u64>> {
+        let Games::Code(envs) = &self.envs else {
+            return Err(PyValueError::new_err("not a game of heaps under a code"));
+        };
+        let game = envs.game();
+        let rows = py.detach(|| game.every_position(&start, limit))?;
+        let m = game.width();
+        let n = rows.len() / m;
+        PyArray1::from_vec(py, rows).reshape([n, m])
     }
 
     /// Moves made in each game so far (uint32).

@@ -468,3 +468,58 @@ def test_boards_and_graphs_past_64_cells():
     split = nk.Cram(["......#......", "#" * 13, "#" * 13, "#" * 13, "............#"])
     kayles = nk.TakeAndBreak("0.07")
     assert split.grundy() == kayles.grundy(6) ^ kayles.grundy(6) ^ kayles.grundy(12)
+
+
+def test_value_tables_kept_on_disk_are_read_back_and_checked(tmp_path):
+    import json
+
+    import numpy as np
+
+    from nimkit import value_table_cache
+
+    game = nk.NodeKayles([(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5), (5, 6)])
+    fresh = game.value_table()
+    kept = game.value_table(cache=tmp_path)
+    path = value_table_cache.path_of(game, tmp_path)
+    assert path.exists()
+    # Read back (the file is what answers: a game on another graph has another file).
+    again = game.value_table(cache=tmp_path)
+    for name in ("needs", "deletes", "grundy", "misere_wins"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(fresh, name))
+        np.testing.assert_array_equal(getattr(kept, name), getattr(fresh, name))
+    other = nk.NodeKayles([(0, 1), (1, 2)])
+    assert value_table_cache.path_of(other, tmp_path) != path
+
+    def rewrite(change, checksum):
+        with np.load(path, allow_pickle=False) as saved:
+            arrays = {k: saved[k].copy() for k in saved.files}
+        change(arrays)
+        meta = json.loads(str(arrays["meta"]))
+        if checksum:
+            meta["sha256"] = value_table_cache._digest(meta["game"], arrays)
+        arrays["meta"] = np.array(json.dumps(meta))
+        np.savez(path, **arrays)
+
+    def bump(arrays):  # every nonzero value one more: plausible bounds, wrong values
+        g = arrays["grundy"]
+        g[g > 0] += 1
+
+    def flip(arrays):
+        arrays["misere_wins"][5] ^= True
+
+    original = path.read_bytes()
+    for change, checksum in [(bump, False), (bump, True), (flip, False)]:
+        path.write_bytes(original)
+        rewrite(change, checksum)
+        with pytest.raises(ValueError, match="not this game's value table"):
+            game.value_table(cache=tmp_path)
+    path.write_bytes(original[: len(original) // 2])
+    with pytest.raises(ValueError, match="damaged or edited"):
+        game.value_table(cache=tmp_path)
+    # Another game's table under this game's name.
+    other.value_table(cache=tmp_path)
+    path.write_bytes(value_table_cache.path_of(other, tmp_path).read_bytes())
+    with pytest.raises(ValueError, match="delete it"):
+        game.value_table(cache=tmp_path)
+    path.unlink()
+    assert game.value_table(cache=tmp_path).grundy.tolist() == fresh.grundy.tolist()

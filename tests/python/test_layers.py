@@ -50,6 +50,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "nimkit.boards",
             "nimkit.board_checkpoint",
+            "nimkit.value_table_cache",
             "nimkit.classical",
             "nimkit.coins",
             "nimkit.hackenbush",

@@ -261,3 +261,40 @@ def test_bad_heaps_are_refused_with_the_reason():
         rl.GameEnv(nk.Heaps([300, 300], nk.Rules(code="0.77")))
     with pytest.raises(ValueError, match="leaves the agent a move"):
         rl.GameEnv(nk.Heaps([1], nk.Rules(code="0.07")))
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("name", ["kayles", "grundys-game"])
+def test_the_dataset_of_heaps_under_a_code_is_every_position_with_the_searchs_labels(
+    name, misere
+):
+    heaps, code = CODES[name]
+    ending = nk.Rules(code=code, misere=misere)
+    X, y = rl.dataset(nk.Heaps(heaps, nk.Rules(code=code)), labels="is_p", misere=misere)
+    # Every position reachable, by a walk over the core's moves of whole positions.
+    start = tuple(sorted(heaps))
+    reached, todo = {start}, [start]
+    while todo:
+        position = nk.Position(todo.pop())
+        for m in position.moves(ending):
+            after = tuple(sorted(h for h in position.after(m, ending) if h))
+            if after not in reached:
+                reached.add(after)
+                todo.append(after)
+    rows = [tuple(sorted(int(h) for h in row if h)) for row in X]
+    assert len(rows) == len(set(rows)) == len(reached)
+    assert set(rows) == reached
+    for row, p in zip(rows, y.tolist(), strict=True):
+        assert p == (nk.Position(row).outcome(ending) is nk.Outcome.P), row
+    _, masks = rl.dataset(nk.Heaps(heaps, nk.Rules(code=code)), misere=misere, sample=5, seed=1)
+    assert masks.shape[0] == 5
+
+
+def test_the_dataset_of_heaps_takes_its_rules_from_the_game():
+    X, y = rl.dataset(nk.Heaps([1, 2], nk.Rules(max_take=1)), labels="is_p")
+    assert X.tolist() == [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
+    assert y.tolist() == [1, 0, 1, 0, 1, 0]
+    with pytest.raises(ValueError, match="holds its rules"):
+        rl.dataset(nk.Heaps([1, 2]), rules=nk.Rules())
+    with pytest.raises(ValueError, match="raise max_positions"):
+        rl.dataset(nk.Heaps([9, 9], nk.Rules(code="0.77")), max_positions=10)

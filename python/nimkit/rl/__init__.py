@@ -19,6 +19,7 @@ to misère play (``is_misere=True``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..boards import _Deleting
+from ..games import Heaps
 from ..rules import DEFAULT_MAX_POSITIONS, Rules
 from ._board import RandomBoards, board
 
@@ -150,7 +152,7 @@ def labels(
 
 
 def dataset(
-    heaps: Sequence[int] | _Deleting,
+    heaps: Sequence[int] | _Deleting | Heaps,
     *,
     labels: str = "winning_mask",
     rules: Rules | None = None,
@@ -162,6 +164,7 @@ def dataset(
     noise: float = 0.0,
     seed: int | None = None,
     max_positions: int = MAX_DATASET_POSITIONS,
+    cache: str | os.PathLike[str] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
     """Positions of a board and their exact labels, ``(X, y)``.
 
@@ -185,12 +188,24 @@ def dataset(
     vertex (1: left; for Cram, cell ``(r, c)`` is column ``r * cols + c``), labelled
     from its ``value_table()``; its actions are those of ``nimkit.rl.jax`` (the
     vertex, or the edge in ``ValueTable.needs`` order), and ``rules``,
-    ``max_nonempty`` and ``max_heap`` do not apply.
+    ``max_nonempty`` and ``max_heap`` do not apply; ``cache``: a directory where the
+    value table is kept (``value_table(cache=...)``).
 
     >>> import nimkit as nk
     >>> X, y = dataset(nk.Cram(2, 2))   # 16 sets of empty cells, 4 dominoes
     >>> X.shape, y.shape, y[-1].tolist()   # the full board: no domino wins
     ((16, 4), (16, 4), [0, 0, 0, 0])
+
+    Heaps (``nk.Heaps``) take their own rules. Under a code that splits heaps, ``X``
+    holds every position reachable from the start once, as the heaps of
+    ``GameEnv``'s places (largest first, the empty places last), with ``GameEnv``'s
+    actions; misère play needs the code's misère quotient.
+
+    >>> X, y = dataset(nk.Heaps([4], nk.Rules(code="0.77")), labels="is_p", misere=True)
+    >>> X[:, :2].tolist()   # the positions reachable from a row of 4 pins
+    [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [3, 0], [4, 0]]
+    >>> y.tolist()   # misère Kayles: the player to move loses 1 and 4
+    [0, 1, 0, 0, 0, 0, 1]
     """
     if labels not in ("winning_mask", "action_mask", "is_p"):
         raise ValueError(f"labels must be 'winning_mask', 'action_mask' or 'is_p', not {labels!r}")
@@ -204,8 +219,21 @@ def dataset(
         def pick(p: npt.NDArray[np.bool_]) -> Any:
             return _pick(p, sample, balance, rng) if balance or sample is not None else slice(None)
 
-        X, legal, winning, p = _every_board_position(heaps, bool(misere), max_positions, pick)
+        X, legal, winning, p = _every_board_position(
+            heaps, bool(misere), max_positions, pick, cache
+        )
         return _labelled(X, legal, winning, p, labels, noise, rng)
+    if cache is not None:
+        raise ValueError("cache keeps the value tables of games on graphs and boards, not heaps")
+    if isinstance(heaps, Heaps):
+        if rules is not None:
+            raise ValueError("nk.Heaps holds its rules: give rules only with a list of heaps")
+        rules, heaps = heaps.rules, [int(h) for h in heaps.heaps]
+        if rules.splits:
+            return _code_dataset(
+                heaps, rules, bool(misere), labels, sample, balance, max_nonempty, max_heap,
+                noise, seed, max_positions,
+            )  # fmt: skip
     core = board(heaps, rules, misere, DEFAULT_MAX_POSITIONS)
     X = core.reachable(list(core.bounds), max_positions)
     keep = np.ones(len(X), bool)
@@ -219,6 +247,46 @@ def dataset(
         p = core.labels(X)[2]
         X = X[_pick(p, sample, balance, rng)]
     legal, winning, p = core.labels(X)
+    return _labelled(X, legal, winning, p, labels, noise, rng)
+
+
+def _code_dataset(
+    heaps: list[int],
+    rules: Rules,
+    misere: bool,
+    labels: str,
+    sample: int | None,
+    balance: bool,
+    max_nonempty: int | None,
+    max_heap: int | None,
+    noise: float,
+    seed: int | None,
+    max_positions: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+    """``dataset`` of heaps under a code that splits them: every position the core
+    reaches from the start, labelled by the tables ``GameEnv`` steps on."""
+    from .. import _core
+    from ..games import Heaps
+    from ._heap_tables import MAX_QUOTIENT, heap_tables
+
+    tables = heap_tables(Heaps(heaps, rules), misere, MAX_QUOTIENT)
+    q = tables.quotient
+    quotient = None if q is None else (q.table.ravel().tolist(), q.elements.tolist(), q.p.tolist())
+    start = tables.start.tolist()
+    core = _core.Envs.of_code(
+        1, start, tables.values.tolist(), tables.moves, quotient, None, False
+    )
+    X = core.code_positions(start, max_positions)
+    keep = np.ones(len(X), bool)
+    if max_nonempty is not None:
+        keep &= np.count_nonzero(X, axis=1) <= max_nonempty
+    if max_heap is not None:
+        keep &= (max_heap >= X).all(axis=1)
+    X = np.ascontiguousarray(X[keep]) if not keep.all() else X
+    rng = np.random.default_rng(seed)
+    if balance or sample is not None:
+        X = np.ascontiguousarray(X[_pick(core.label_rows(X)[2], sample, balance, rng)])
+    legal, winning, p = core.label_rows(X)
     return _labelled(X, legal, winning, p, labels, noise, rng)
 
 
@@ -247,7 +315,11 @@ _Masks = npt.NDArray[np.bool_]
 
 
 def _every_board_position(
-    game: _Deleting, misere: bool, max_positions: int, pick: Callable[[_Masks], Any]
+    game: _Deleting,
+    misere: bool,
+    max_positions: int,
+    pick: Callable[[_Masks], Any],
+    cache: str | os.PathLike[str] | None,
 ) -> tuple[npt.NDArray[np.int8], _Masks, _Masks, _Masks]:
     """Every subset of the vertices ``game`` has left (those ``pick`` keeps of them,
     from whether each is a P-position), as rows of vertex bits, with the legal and
@@ -260,7 +332,7 @@ def _every_board_position(
             f"the game's {len(left)} vertices make {count} sets, more than "
             f"max_positions = {max_positions}"
         )
-    table = game.value_table()
+    table = game.value_table(cache=cache)
     index = np.arange(count, dtype=np.uint32)
     masks = np.zeros(count, np.uint32)
     for i, v in enumerate(left):

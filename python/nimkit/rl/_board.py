@@ -131,7 +131,7 @@ class Encoder:
     def encode(
         self,
         heaps: npt.NDArray[np.int64],
-        moves: npt.NDArray[Any],
+        moves: npt.NDArray[Any] | None,
         over: npt.NDArray[np.bool_] | None,
     ) -> npt.NDArray[Any]:
         """Observations of games with these heaps (one row a game), moves made so far
@@ -144,6 +144,8 @@ class Encoder:
         n = len(heaps)
         out = np.zeros((n, 3 + self.m + self.m * (self.top + 1)), dtype=np.float32)
         rows = np.arange(n)
+        if moves is None:
+            raise ValueError("the openspiel observation needs the moves made")
         out[rows, moves.astype(np.int64) % 2] = 1
         out[:, 2] = over if over is not None else ~heaps.any(axis=1)
         out[:, 2 + self.m] = 1
@@ -184,7 +186,7 @@ class VertexEncoder:
     def encode(
         self,
         masks: npt.NDArray[np.int64],
-        moves: npt.NDArray[Any],
+        moves: npt.NDArray[Any] | None,
         over: npt.NDArray[np.bool_] | None,
     ) -> npt.NDArray[Any]:
         """Observations of games at these positions (one mask a row); without history."""

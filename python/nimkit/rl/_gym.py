@@ -168,8 +168,14 @@ class _Games:
         self, legal: npt.NDArray[np.int8], fresh: npt.NDArray[np.bool_] | None
     ) -> npt.NDArray[Any]:
         """Observations now; ``fresh``: games that have just started (all if None)."""
-        over = np.logical_not(legal.any(axis=1))
-        obs = self.encoder.encode(self.core.observe(), self.core.moves(), over)
+        obs: npt.NDArray[Any]
+        if isinstance(self.encoder, VertexEncoder):
+            obs = self.core.vertex_bits().reshape(self.count, *self.encoder.board)
+        elif self.encoder.kind == "openspiel":
+            over = np.logical_not(legal.any(axis=1))
+            obs = self.encoder.encode(self.core.observe(), self.core.moves(), over)
+        else:  # what the moves made and the ends change nothing in
+            obs = self.encoder.encode(self.core.observe(), None, None)
         if self.history is None:
             return obs
         self.history.start(np.ones(self.count, bool) if fresh is None else fresh, obs)

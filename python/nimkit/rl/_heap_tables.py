@@ -86,7 +86,13 @@ def heap_tables(game: Heaps, misere: bool, max_quotient: int) -> HeapTables:
     """The tables of ``game`` (``nk.Heaps`` under one rule for every heap) in the
     ending asked for; ValueError where they would be too large, the rule's moves leave
     more than two heaps, or misère play has no quotient within ``max_quotient``
-    elements."""
+    elements.
+
+    >>> import nimkit as nk
+    >>> t = heap_tables(nk.Heaps([3, 1], nk.Rules(code="0.77")), False, 4096)
+    >>> t.slots, t.num_actions, t.values.tolist(), t.moves[-2:]   # 3 -> 1 + 1, 3 -> 1
+    (4, 48, [0, 1, 2, 3], [(3, 1, 1), (3, 2, 0)])
+    """
     rules = game.rules
     if isinstance(rules.take_rule, tuple):
         raise ValueError("an environment of heaps needs one rule for every heap, not one per heap")

@@ -47,6 +47,7 @@ player to move wins in the environment's ending), ``rewards`` (one per player:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -154,11 +155,19 @@ class Env:
         )
 
 
-def make(game: Any, misere: bool = False, *, max_quotient: int = 4096) -> Env:
+def make(
+    game: Any,
+    misere: bool = False,
+    *,
+    max_quotient: int = 4096,
+    cache: str | os.PathLike[str] | None = None,
+) -> Env:
     """The functional environment of ``game`` (``nk.Heaps``, ``nk.NodeKayles``,
     ``nk.ArcKayles`` or ``nk.Cram``, at the position to start from) in normal or
     misère play. ``max_quotient``: the most elements of a misère quotient handed to
-    the device (its table has their square): ValueError past it.
+    the device (its table has their square): ValueError past it. ``cache``: a
+    directory where the value table of a game on a graph is kept
+    (``value_table(cache=...)``).
 
     >>> import nimkit as nk
     >>> env = make(nk.Cram(4, 5))
@@ -171,7 +180,7 @@ def make(game: Any, misere: bool = False, *, max_quotient: int = 4096) -> Env:
     if isinstance(game, Heaps):
         rules: Any = _HeapRules(game, misere, max_quotient)
     elif isinstance(game, _Deleting):  # Node Kayles, Arc Kayles, Cram
-        rules = _TableRules(game)
+        rules = _TableRules(game, cache)
     else:
         raise TypeError(
             f"no JAX environment for {type(game).__name__}: give nk.Heaps, "
@@ -188,9 +197,9 @@ def _jax() -> tuple[Any, Any]:
 class _TableRules:
     """A game on a graph or board: positions are masks of the vertices left."""
 
-    def __init__(self, game: _Deleting) -> None:
+    def __init__(self, game: _Deleting, cache: str | os.PathLike[str] | None) -> None:
         _, jnp = _jax()
-        table = game.value_table()
+        table = game.value_table(cache=cache)
         self.num_actions = int(table.needs.size)
         self.vertices = table.vertices
         self.shape = game.shape if isinstance(game, Cram) else (self.vertices,)
