@@ -59,6 +59,14 @@ pub fn labels_of_rows<G: EnvGame + ?Sized>(
         if interrupt::requested() {
             return Err(crate::base::error::Error::Interrupted);
         }
+        if a == 0 {
+            // A game with no action at all: each position's outcome alone.
+            rows[piece.start * m..piece.end * m]
+                .par_chunks(m)
+                .zip(p[piece].par_iter_mut())
+                .for_each(|(row, p)| *p = board.label(row, &mut [], &mut []));
+            continue;
+        }
         rows[piece.start * m..piece.end * m]
             .par_chunks(ROWS * m)
             .zip(legal[piece.start * a..piece.end * a].par_chunks_mut(ROWS * a))
@@ -142,6 +150,9 @@ pub fn rank(
     for piece in pieces(n) {
         if interrupt::requested() {
             return Err(crate::base::error::Error::Interrupted);
+        }
+        if a == 0 {
+            continue; // no action to rank: every entry stays empty
         }
         rows[piece.start * m..piece.end * m]
             .par_chunks(ROWS * m)

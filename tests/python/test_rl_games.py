@@ -256,6 +256,15 @@ def test_the_cpu_and_jax_environments_number_and_label_actions_alike():
         assert info["winning_mask"].sum() > 0
 
 
+def test_games_without_a_move_give_a_dataset_of_one_row():
+    X, y = rl.dataset(nk.Heaps([1], nk.Rules(code="0.07")), labels="is_p")
+    assert X.tolist() == [[1]]
+    assert y.tolist() == [1]
+    X, y = rl.dataset(nk.Heaps([], nk.Rules(code="0.77")))
+    assert X.shape == (1, 1)
+    assert y.shape == (1, 0)
+
+
 def test_bad_heaps_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="give fewer or smaller heaps"):
         rl.GameEnv(nk.Heaps([300, 300], nk.Rules(code="0.77")))

@@ -273,8 +273,9 @@ def _code_dataset(
     q = tables.quotient
     quotient = None if q is None else (q.table.ravel().tolist(), q.elements.tolist(), q.p.tolist())
     start = tables.start.tolist()
+    # No game is played (0 of them): the core holds the tables for the walk and labels.
     core = _core.Envs.of_code(
-        1, start, tables.values.tolist(), tables.moves, quotient, None, False
+        0, start, tables.values.tolist(), tables.moves, quotient, None, False
     )
     X = core.code_positions(start, max_positions)
     keep = np.ones(len(X), bool)
