@@ -31,6 +31,18 @@ from nimkit import rl
 RUNS = 3
 
 
+def autoreset(env, legal: np.ndarray, over: np.ndarray, fresh: np.ndarray) -> np.ndarray:
+    """A step's rewards, terminations and new observations (games that ended the step
+    before have started again: ``fresh``); returns the action mask."""
+    rewards = np.where(legal, 1.0, -1.0).astype(np.float32) * over
+    rewards[fresh] = 0
+    terminated = over & ~fresh
+    env.ended = terminated
+    obs, infos = env.observe()
+    _ = (obs, rewards, terminated)
+    return infos["action_mask"]
+
+
 class NumpyGame:
     """A game on a graph or board on many copies at once in numpy, next-step
     autoreset, with the labels and observations of nimkit's infos."""
@@ -66,15 +78,9 @@ class NumpyGame:
         legal = (self.masks & needs) == needs
         after = np.where(legal, self.masks & ~deletes, self.masks)
         over = ~legal | ~(((after[:, None] & self.needs) == self.needs).any(axis=1))
-        rewards = np.where(legal, 1.0, -1.0).astype(np.float32) * over
         fresh = self.ended
         self.masks = np.where(fresh, self.start, after)
-        rewards[fresh] = 0
-        terminated = over & ~fresh
-        self.ended = terminated
-        obs, infos = self.observe()
-        _ = (obs, rewards, terminated)
-        return infos["action_mask"]
+        return autoreset(self, legal, over, fresh)
 
 
 class NumpyHeaps:
@@ -92,15 +98,25 @@ class NumpyHeaps:
         self.heaps = np.tile(self.start, (n, 1))
         self.ended = np.zeros(n, bool)
         self.rows = np.arange(n)
+        # One look-up a (game, action) in flat tables by (heap size, move kind): is it
+        # a move, and the XOR it makes of the values of the heap and what it leaves.
+        count, kinds = t.largest + 1, (t.max_take + 1) * (t.largest + 1)
+        self.kind = (self.take * count + self.a).astype(np.intp)
+        self.kinds = kinds
+        n_, take, a = np.meshgrid(np.arange(count), np.arange(t.max_take + 1), np.arange(count),
+                                  indexing="ij")  # fmt: skip
+        b = n_ - take - a
+        self.is_move = (self.allowed & (b >= a) & (n_ > 0)).reshape(-1)
+        v = self.values
+        delta = v[n_] ^ v[a] ^ v[np.clip(b, 0, t.largest)]
+        self.delta = delta.reshape(-1).astype(np.int32)
+        self.slot = self.slot.astype(np.intp)
 
     def labels(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        size = h[:, self.slot]
-        b = size - self.take - self.a
-        legal = (size > 0) & (b >= self.a) & self.allowed[size, self.take, self.a]
+        index = h[:, self.slot] * self.kinds + self.kind
+        legal = self.is_move[index]
         x = np.bitwise_xor.reduce(self.values[h], axis=1)
-        after = x[:, None] ^ self.values[size] ^ self.values[self.a]
-        after ^= self.values[np.maximum(b, 0)]
-        return legal, legal & (after == 0), x == 0
+        return legal, legal & (self.delta[index] == x[:, None]), x == 0
 
     def observe(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         legal, winning, p = self.labels(self.heaps)
@@ -128,16 +144,10 @@ class NumpyHeaps:
         empty = np.argmax(after == 0, axis=1)
         after[rows[split], empty[split]] = a[split]
         over = ~legal | ~self.labels(after)[0].any(axis=1)
-        rewards = np.where(legal, 1.0, -1.0).astype(np.float32) * over
         fresh = self.ended
         after[fresh] = self.start
         self.heaps = after
-        rewards[fresh] = 0
-        terminated = over & ~fresh
-        self.ended = terminated
-        obs, infos = self.observe()
-        _ = (obs, rewards, terminated)
-        return infos["action_mask"]
+        return autoreset(self, legal, over, fresh)
 
 
 class Ours:

@@ -62,6 +62,7 @@ __all__ = [
     "sprouts_table",
     "vertex_edges",
     "vertex_every_position",
+    "vertex_moves",
     "vertex_names",
     "vertex_restore",
     "vertex_tables",
@@ -515,6 +516,8 @@ class Envs:
     def vertices(self) -> int | None: ...
     @property
     def actions(self) -> int: ...
+    @property
+    def width(self) -> int: ...
     def observe(self) -> npt.NDArray[np.int64]: ...
     def heaps(self) -> npt.NDArray[np.uint64]: ...
     def vertex_bits(self) -> npt.NDArray[np.int8]: ...
@@ -572,6 +575,9 @@ def vertex_every_position(
     np.ndarray[Any, np.dtype[np.uint8]],
     np.ndarray[Any, np.dtype[np.uint8]],
 ]: ...
+def vertex_moves(
+    game: NativeGame,
+) -> tuple[np.ndarray[Any, np.dtype[np.uint32]], np.ndarray[Any, np.dtype[np.uint32]]]: ...
 def vertex_tables(
     game: NativeGame,
 ) -> list[

@@ -193,6 +193,11 @@ impl CodeGame {
         while let Some(row) = queue.pop() {
             poll.tick()?;
             for (slot, &n) in row.iter().enumerate() {
+                // Heaps of one size lead to the same positions: the first of them only
+                // (the row is sorted, largest first).
+                if slot > 0 && row[slot - 1] == n {
+                    continue;
+                }
                 for &(take, a) in &self.moves[n as usize] {
                     let mut next = row.clone();
                     next[slot] = n - u64::from(take + a);

@@ -323,6 +323,9 @@ fn begin<G: EnvGame + ?Sized>(
     for _ in 0..TRIES {
         start.draw(row, rng);
         if !game.has_move(row) {
+            if let Start::Fixed(_) = start {
+                return Err(StartError::NoMoveAtStart.into());
+            }
             continue;
         }
         let Some((policy, first)) = opponent else {

@@ -39,6 +39,8 @@ pub enum StartError {
          these heaps, or the opponent's first move always ends the game)"
     )]
     NoMove,
+    #[error("the game has no move at its start: it is over before it begins")]
+    NoMoveAtStart,
 }
 
 impl FamilyError for StartError {}

@@ -146,6 +146,20 @@ pub fn vertex_every_position<'py>(
     ))
 }
 
+/// The masks of the moves of `game`'s whole graph, `(needs, deletes)`, in the order of
+/// `vertex_every_position`'s (without valuing any position).
+#[pyfunction]
+pub fn vertex_moves<'py>(py: Python<'py>, game: PyRef<'py, PyNativeGame>) -> PyResult<Masks<'py>> {
+    let (engine, _) = engine(&game)?;
+    let moves = engine.mask_moves()?;
+    let needs: Vec<u32> = moves.iter().map(|m| m.needs).collect();
+    let deletes: Vec<u32> = moves.iter().map(|m| m.deletes).collect();
+    Ok((needs.into_pyarray(py), deletes.into_pyarray(py)))
+}
+
+/// The moves' masks: what each needs and what it deletes.
+type Masks<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<u32>>);
+
 /// What `vertex_every_position` gives: the moves' masks, the values, the misère wins.
 type EveryTable<'py> = (
     Bound<'py, PyArray1<u32>>,

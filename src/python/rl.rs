@@ -59,8 +59,34 @@ fn rows_of(rows: &PyReadonlyArray2<'_, u64>, m: usize) -> PyResult<usize> {
     Ok(rows.shape()[0])
 }
 
-fn new_array<'py, T: numpy::Element>(py: Python<'py>, shape: [usize; 2]) -> Array2<'py, T> {
-    PyArray2::<T>::zeros(py, shape, false)
+/// A zeroed array owned by numpy (so that views of it keep it, as the spare labels
+/// need), made through `numpy.zeros`: MemoryError where numpy cannot allocate it, where
+/// rust-numpy's own constructor would panic on the null pointer.
+fn new_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    shape: [usize; 2],
+) -> PyResult<Array2<'py, T>> {
+    let dtype = numpy::dtype::<T>(py);
+    let zeros = py.import("numpy")?.call_method1("zeros", (shape, dtype))?;
+    Ok(zeros.cast_into::<PyArray2<T>>()?)
+}
+
+/// `new_array` of one axis.
+fn new_vector<'py, T: numpy::Element>(py: Python<'py>, len: usize) -> PyResult<Array1<'py, T>> {
+    let dtype = numpy::dtype::<T>(py);
+    let zeros = py.import("numpy")?.call_method1("zeros", (len, dtype))?;
+    Ok(zeros.cast_into::<PyArray1<T>>()?)
+}
+
+/// A copy of `rows` as an array of `shape`, allocated fallibly.
+fn copied<'py, T: numpy::Element + Copy>(
+    py: Python<'py>,
+    rows: &[T],
+    shape: [usize; 2],
+) -> PyResult<Array2<'py, T>> {
+    let mut out = alloc::with_capacity(rows.len())?;
+    out.extend_from_slice(rows);
+    PyArray1::from_vec(py, out).reshape(shape)
 }
 
 #[pymethods]
@@ -107,8 +133,11 @@ impl PyBoard {
     ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
         let n = rows_of(&rows, self.0.heaps())?;
         let a = self.0.actions();
-        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
-        let p = PyArray1::<bool>::zeros(py, n, false);
+        let (legal, winning) = (
+            new_array::<bool>(py, [n, a])?,
+            new_array::<bool>(py, [n, a])?,
+        );
+        let p = new_vector::<bool>(py, n)?;
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
@@ -367,12 +396,19 @@ impl PyEnvs {
         each!(&self.envs, e => e.game().actions())
     }
 
+    /// The words of a game's position (heaps or places; 1 for a graph's mask).
+    #[getter]
+    fn width(&self) -> usize {
+        self.rows_of().2
+    }
+
     /// Every game's position (int64, one row a game): its heaps, or the mask of the
     /// vertices left.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, i64>> {
         let (rows, n, m) = self.rows_of();
-        let rows = rows.iter().map(|&w| w as i64).collect::<Vec<_>>();
-        PyArray1::from_vec(py, rows).reshape([n, m])
+        let mut out = alloc::with_capacity(rows.len())?;
+        out.extend(rows.iter().map(|&w| w as i64));
+        PyArray1::from_vec(py, out).reshape([n, m])
     }
 
     /// Every game's vertices left (int8, one row a game, 1 for each vertex left), for
@@ -392,7 +428,7 @@ impl PyEnvs {
     /// The positions as the core holds them (uint64), for the labels.
     fn heaps<'py>(&self, py: Python<'py>) -> PyResult<Array2<'py, u64>> {
         let (rows, n, m) = self.rows_of();
-        PyArray1::from_slice(py, rows).reshape([n, m])
+        copied(py, rows, [n, m])
     }
 
     /// The labels of every game's position, as `Board.labels`.
@@ -401,8 +437,11 @@ impl PyEnvs {
         py: Python<'py>,
     ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
         let (n, a) = (self.count(), self.actions());
-        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
-        let p = PyArray1::<bool>::zeros(py, n, false);
+        let (legal, winning) = (
+            new_array::<bool>(py, [n, a])?,
+            new_array::<bool>(py, [n, a])?,
+        );
+        let p = new_vector::<bool>(py, n)?;
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
@@ -422,8 +461,11 @@ impl PyEnvs {
         let (_, _, m) = self.rows_of();
         let n = rows_of(&rows, m)?;
         let a = self.actions();
-        let (legal, winning) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
-        let p = PyArray1::<bool>::zeros(py, n, false);
+        let (legal, winning) = (
+            new_array::<bool>(py, [n, a])?,
+            new_array::<bool>(py, [n, a])?,
+        );
+        let p = new_vector::<bool>(py, n)?;
         {
             let (mut l, mut w, mut q) = (legal.readwrite(), winning.readwrite(), p.readwrite());
             let (l, w, q) = (l.as_slice_mut()?, w.as_slice_mut()?, q.as_slice_mut()?);
@@ -453,8 +495,11 @@ impl PyEnvs {
     }
 
     /// Moves made in each game so far (uint32).
-    fn moves<'py>(&self, py: Python<'py>) -> Array1<'py, u32> {
-        each!(&self.envs, e => PyArray1::from_slice(py, e.moves()))
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Array1<'py, u32>> {
+        let moves = each!(&self.envs, e => e.moves());
+        let mut out = alloc::with_capacity(moves.len())?;
+        out.extend_from_slice(moves);
+        Ok(PyArray1::from_vec(py, out))
     }
 
     #[pyo3(signature = (seed=None))]
@@ -471,9 +516,9 @@ impl PyEnvs {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
         let n = self.count();
-        let rewards = PyArray1::<f32>::zeros(py, n, false);
-        let terminated = PyArray1::<bool>::zeros(py, n, false);
-        let (legal, winning, p) = self.labels_to_write(py);
+        let rewards = new_vector::<f32>(py, n)?;
+        let terminated = new_vector::<bool>(py, n)?;
+        let (legal, winning, p) = self.labels_to_write(py)?;
         {
             let (mut r, mut t) = (rewards.readwrite(), terminated.readwrite());
             let (r, t) = (r.as_slice_mut()?, t.as_slice_mut()?);
@@ -502,7 +547,7 @@ impl PyEnvs {
     fn labels_to_write<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> (Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>) {
+    ) -> PyResult<(Array2<'py, bool>, Array2<'py, bool>, Array1<'py, bool>)> {
         // SAFETY: each is a live object this struct holds a reference to.
         let only_ours = |o: &Bound<'_, PyAny>| unsafe { pyo3::ffi::Py_REFCNT(o.as_ptr()) } == 1;
         let unheld = |(l, w, p): &&SpareLabels| {
@@ -511,16 +556,19 @@ impl PyEnvs {
                 && only_ours(p.bind(py).as_any())
         };
         if let Some((l, w, p)) = self.spare.iter().find(unheld) {
-            return (l.bind(py).clone(), w.bind(py).clone(), p.bind(py).clone());
+            return Ok((l.bind(py).clone(), w.bind(py).clone(), p.bind(py).clone()));
         }
         let (n, a) = (self.count(), self.actions());
-        let (l, w) = (new_array::<bool>(py, [n, a]), new_array::<bool>(py, [n, a]));
-        let p = PyArray1::<bool>::zeros(py, n, false);
+        let (l, w) = (
+            new_array::<bool>(py, [n, a])?,
+            new_array::<bool>(py, [n, a])?,
+        );
+        let p = new_vector::<bool>(py, n)?;
         if self.spare.len() < SPARES {
             let keep = (l.clone().unbind(), w.clone().unbind(), p.clone().unbind());
             self.spare.push(keep);
         }
-        (l, w, p)
+        Ok((l, w, p))
     }
 }
 

@@ -513,6 +513,27 @@ def test_value_tables_kept_on_disk_are_read_back_and_checked(tmp_path):
         rewrite(change, checksum)
         with pytest.raises(ValueError, match="not this game's value table"):
             game.value_table(cache=tmp_path)
+    # Moves swapped, or the start's value edited, the checksum made anew.
+    def swap(arrays):
+        for name in ("needs", "deletes"):
+            arrays[name][[0, 5]] = arrays[name][[5, 0]]
+
+    def at_start(arrays):
+        arrays["grundy"][kept.start] ^= 1
+
+    for change in (swap, at_start):
+        path.write_bytes(original)
+        rewrite(change, True)
+        with pytest.raises(ValueError, match="not this game's value table"):
+            game.value_table(cache=tmp_path)
+    # A member far larger than the graph allows is refused before it is read.
+    path.write_bytes(original)
+    with np.load(path, allow_pickle=False) as saved:
+        arrays = {k: saved[k].copy() for k in saved.files}
+    arrays["needs"] = np.zeros(10**6, "<u4")
+    np.savez_compressed(path, **arrays)
+    with pytest.raises(ValueError, match="not this game's value table"):
+        game.value_table(cache=tmp_path)
     path.write_bytes(original[: len(original) // 2])
     with pytest.raises(ValueError, match="damaged or edited"):
         game.value_table(cache=tmp_path)
@@ -523,3 +544,21 @@ def test_value_tables_kept_on_disk_are_read_back_and_checked(tmp_path):
         game.value_table(cache=tmp_path)
     path.unlink()
     assert game.value_table(cache=tmp_path).grundy.tolist() == fresh.grundy.tolist()
+    # What is not a directory, or not a file where the table would be.
+    with pytest.raises(ValueError, match="is not one"):
+        game.value_table(cache=path)
+    with pytest.raises(ValueError, match="directory's path"):
+        game.value_table(cache="")
+    path.unlink()
+    os.mkfifo(path)  # read without end, were it opened
+    with pytest.raises(ValueError, match="not this game's value table"):
+        game.value_table(cache=tmp_path)
+
+
+def test_a_value_table_that_cannot_be_kept_is_still_given(tmp_path):
+    game = nk.Cram(2, 3)
+    (tmp_path / "afile").write_text("")
+    # A directory that cannot be made (below a file): a warning, and the table.
+    with pytest.warns(UserWarning, match="was not kept"):
+        table = game.value_table(cache=tmp_path / "afile" / "tables")
+    assert int(table.grundy[table.start]) == 1

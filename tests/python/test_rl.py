@@ -352,7 +352,7 @@ def test_bad_input():
         rl.dataset([3, -1])
     with pytest.raises(ValueError, match="actions"):
         rl.dataset([10**6, 10**6])
-    with pytest.raises(ValueError, match="no start drawn"):
+    with pytest.raises(ValueError, match="no move at its start"):
         rl.NimEnv([0, 0])
     with pytest.raises(ValueError, match="low <= high"):
         rl.NimVectorEnv(2, rl.RandomBoards(3, (1, 3), (5, 2)))

@@ -153,14 +153,14 @@ def test_bad_games_are_refused_with_the_reason():
         rl.GameEnv(nk.Wythoff(1, 2))
     with pytest.raises(ValueError, match="at most 26 vertices"):
         rl.GameEnv(nk.Cram(5, 6))
-    with pytest.raises(TypeError, match="misere must be a bool"):
+    with pytest.raises(TypeError, match="misere must be True, False or None"):
         rl.GameEnv(nk.Cram(2, 2), misere="yes")
     with pytest.raises(ValueError, match="number of games"):
         rl.GameVectorEnv(0, nk.Cram(2, 2))
     with pytest.raises(TypeError, match="GameEnv's alone"):
         rl.GameVectorEnv(2, nk.Cram(2, 2), opponent=lambda obs, info: 0)
-    # A board with no move at all: no start leaves the agent a move.
-    with pytest.raises(ValueError, match="leaves the agent a move"):
+    # A board with no move at all.
+    with pytest.raises(ValueError, match="no move at its start"):
         rl.GameEnv(nk.Cram(["#.", ".#"]))
 
 
@@ -268,8 +268,8 @@ def test_games_without_a_move_give_a_dataset_of_one_row():
 def test_bad_heaps_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="give fewer or smaller heaps"):
         rl.GameEnv(nk.Heaps([300, 300], nk.Rules(code="0.77")))
-    with pytest.raises(ValueError, match="leaves the agent a move"):
-        rl.GameEnv(nk.Heaps([1], nk.Rules(code="0.07")))
+    with pytest.raises(ValueError, match="no move at its start"):
+        rl.GameEnv(nk.Heaps([1], nk.Rules(code="0.07")), opponent=None)
 
 
 @pytest.mark.parametrize("misere", [False, True])
@@ -307,3 +307,18 @@ def test_the_dataset_of_heaps_takes_its_rules_from_the_game():
         rl.dataset(nk.Heaps([1, 2]), rules=nk.Rules())
     with pytest.raises(ValueError, match="raise max_positions"):
         rl.dataset(nk.Heaps([9, 9], nk.Rules(code="0.77")), max_positions=10)
+
+
+def test_many_equal_heaps_and_the_memory_bound_of_a_code_dataset(monkeypatch):
+    # Equal heaps are walked once each: 300 heaps of 1 reach 301 positions.
+    X, y = rl.dataset(nk.Heaps([1] * 300, nk.Rules(code="0.77")), labels="is_p")
+    assert X.shape == (301, 300)
+    assert y.tolist() == [i % 2 == 0 for i in range(301)]  # i heaps of 1: P iff i even
+    monkeypatch.setattr(rl, "MAX_DATASET_BYTES", 10**5)
+    with pytest.raises(ValueError, match="would take more than 100000 bytes"):
+        rl.dataset(nk.Heaps([9, 9], nk.Rules(code="0.77")))
+    with pytest.raises(TypeError, match="misere must be True, False or None"):
+        rl.dataset(nk.Heaps([3], nk.Rules(code="0.77")), misere="no")
+    env = rl.GameEnv(nk.Heaps([3], nk.Rules(code="0.77")), misere=np.bool_(True))
+    assert env.misere is True
+    assert env.rules == nk.Rules(code="0.77", misere=True)

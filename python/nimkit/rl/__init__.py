@@ -30,7 +30,7 @@ import numpy.typing as npt
 from ..boards import _Deleting
 from ..games import Heaps
 from ..rules import DEFAULT_MAX_POSITIONS, Rules
-from ._board import RandomBoards, board
+from ._board import RandomBoards, board, ending
 
 if TYPE_CHECKING:
     from ._aec import GameAEC, NimAEC
@@ -55,6 +55,8 @@ __all__ = [
 
 #: The most positions ``dataset`` and ``move_accuracy`` enumerate by default.
 MAX_DATASET_POSITIONS = 10**8
+#: The most bytes the positions and labels of a dataset of heaps under a code take.
+MAX_DATASET_BYTES = 1 << 32
 
 _LAZY = {
     "NimEnv": "._gym",
@@ -207,6 +209,7 @@ def dataset(
     >>> y.tolist()   # misère Kayles: the player to move loses 1 and 4
     [0, 1, 0, 0, 0, 0, 1]
     """
+    misere = ending(misere)
     if labels not in ("winning_mask", "action_mask", "is_p"):
         raise ValueError(f"labels must be 'winning_mask', 'action_mask' or 'is_p', not {labels!r}")
     if not 0.0 <= noise <= 1.0:
@@ -277,7 +280,18 @@ def _code_dataset(
     core = _core.Envs.of_code(
         0, start, tables.values.tolist(), tables.moves, quotient, None, False
     )
-    X = core.code_positions(start, max_positions)
+    # The rows and the labels in memory bound the walk too.
+    most = max(1, MAX_DATASET_BYTES // (8 * tables.slots + 2 * tables.num_actions + 1))
+    try:
+        X = core.code_positions(start, min(max_positions, most))
+    except ValueError as error:
+        if most >= max_positions or "positions are reachable" not in str(error):
+            raise
+        raise ValueError(
+            f"more than {most} positions are reachable from the start: their rows and "
+            f"labels would take more than {MAX_DATASET_BYTES} bytes (give fewer or "
+            "smaller heaps, or a sample of a smaller game)"
+        ) from None
     keep = np.ones(len(X), bool)
     if max_nonempty is not None:
         keep &= np.count_nonzero(X, axis=1) <= max_nonempty

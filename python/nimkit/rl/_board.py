@@ -79,6 +79,13 @@ def _count(name: str, n: object, low: int) -> int:
     return int(n)
 
 
+def ending(misere: object) -> bool | None:
+    """``misere`` as a bool (None: the rules' own ending), or a TypeError."""
+    if misere is None or isinstance(misere, (bool, np.bool_)):
+        return None if misere is None else bool(misere)
+    raise TypeError(f"misere must be True, False or None, not {misere!r}")
+
+
 def board(heaps: Heaps, rules: Rules | None, misere: bool | None, max_positions: int) -> Any:
     """The core's board for these heaps and rules."""
     _, bounds = start_of(heaps)

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from .. import _core
 from .._extras import require
 from ..rules import DEFAULT_MAX_POSITIONS, Rules, with_ending
-from ._board import Encoder, Heaps, History, VertexEncoder, start_of
+from ._board import Encoder, Heaps, History, VertexEncoder, ending, start_of
 from ._heap_tables import MAX_QUOTIENT, heap_tables
 
 gym = require("gymnasium", "rl")
@@ -59,9 +59,7 @@ class _Games:
         self.core, self.encoder, self.count = core, encoder, count
         self.rules: Rules | None = None  # the rules of games of heaps
         self.actions: int = core.actions
-        one = encoder.encode(
-            np.zeros((1, core.heaps().shape[1]), np.int64), np.zeros(1, np.uint32), None
-        )
+        one = encoder.encode(np.zeros((1, core.width), np.int64), np.zeros(1, np.uint32), None)
         depth = encoder.history
         self.history = History(depth, count, one.shape[1:], one.dtype) if depth > 1 else None
         self._labels: Labels | None = None
@@ -103,8 +101,7 @@ class _Games:
         from ..boards import Cram, _OnGraph
         from ..games import Heaps
 
-        if not isinstance(misere, bool):
-            raise TypeError(f"misere must be a bool, not {type(misere).__name__}")
+        misere = bool(ending(misere))
         n = _game_count(count)
         if isinstance(game, Heaps):
             if not game.rules.splits:
@@ -369,7 +366,8 @@ class GameEnv(_OneGame):
             return _Games.of_game(1, game, misere, core_opponent, False, history)
 
         super().__init__(make, opponent, first, render_mode)
-        self.game, self.misere = game, misere
+        self.game, self.misere = game, bool(misere)
+        self.rules = self._games.rules  # the rules of heaps played (None for graphs)
 
 
 def _action(action: Any) -> int:

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from .._core import TakeAndBreak
 from ..games import Heaps
 from ..position import Position
+from ..rules import with_ending
 
 #: The most actions, and the most entries of the table of allowed moves by heap size,
 #: that a game of heaps is given.
@@ -99,7 +100,7 @@ def heap_tables(game: Heaps, misere: bool, max_quotient: int) -> HeapTables:
     heaps = [int(h) for h in game.heaps]
     largest = max(heaps, default=0)
     splits = bool(rules.splits)
-    _check_size(rules, heaps, splits)
+    _check_size(rules, heaps, splits, misere)
     moves = _moves_by_heap(rules, largest, splits)
     max_take = max((t for (_, t, _) in moves), default=0)
     slots = max(sum(heaps) if splits else len(heaps), len(heaps), 1)
@@ -139,7 +140,7 @@ def _misere(rules: Any, largest: int, max_quotient: int) -> tuple[str, Quotient 
     )
 
 
-def _check_size(rules: Any, heaps: list[int], splits: bool) -> None:
+def _check_size(rules: Any, heaps: list[int], splits: bool, misere: bool) -> None:
     """Refuse heaps whose tables would be too large, before any is built."""
     largest = max(heaps, default=0)
     rule = rules.take_rule
@@ -157,7 +158,8 @@ def _check_size(rules: Any, heaps: list[int], splits: bool) -> None:
         actions, entries = most * len(heaps), (largest + 1) * (most + 1)
     if actions > MAX_ACTIONS or entries > MAX_TABLE:
         raise ValueError(
-            f"an environment of the heaps {heaps} under {rules} would have {actions} "
+            f"an environment of the heaps {heaps} under {with_ending(rules, misere)} would "
+            f"have {actions} "
             f"actions and a table of {entries} allowed moves (at most {MAX_ACTIONS} and "
             f"{MAX_TABLE}): give fewer or smaller heaps"
         )

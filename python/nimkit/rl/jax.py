@@ -178,6 +178,10 @@ def make(
     if not isinstance(misere, bool):
         raise TypeError(f"misere must be True or False, not {misere!r}")
     if isinstance(game, Heaps):
+        if cache is not None:
+            raise ValueError(
+                "cache keeps the value tables of games on graphs and boards, not heaps"
+            )
         rules: Any = _HeapRules(game, misere, max_quotient)
     elif isinstance(game, _Deleting):  # Node Kayles, Arc Kayles, Cram
         rules = _TableRules(game, cache)
