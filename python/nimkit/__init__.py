@@ -9,6 +9,7 @@ from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from ._core import __version__ as __version__
 from .analysis import Analysis, analyse, analyze
+from .board_checker import CertificateError, Verified, verify
 from .boards import ArcKayles, Cram, NodeKayles, cram_table
 from .certificate import PeriodCertificate, verify_certificate
 from .classical import MooreNim, StaircaseNim, Wythoff, wythoff_grundy_table
@@ -52,6 +53,7 @@ from .tables import count_p_positions, p_positions
 __all__ = [
     "Analysis",
     "ArcKayles",
+    "CertificateError",
     "CoinTurning",
     "ComputerPlayer",
     "Cram",
@@ -88,6 +90,7 @@ __all__ = [
     "Sum",
     "TakeAndBreak",
     "TurningCorners",
+    "Verified",
     "Wythoff",
     "analyse",
     "analyze",
@@ -110,6 +113,7 @@ __all__ = [
     "solve",
     "sprouts_table",
     "to_frame",
+    "verify",
     "verify_certificate",
     "widgets",
     "wythoff_grundy_table",

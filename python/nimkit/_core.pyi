@@ -60,6 +60,7 @@ __all__ = [
     "solve_outcomes",
     "sprouts_spots",
     "sprouts_table",
+    "vertex_certificate",
     "vertex_edges",
     "vertex_every_position",
     "vertex_moves",
@@ -559,6 +560,11 @@ def sprouts_table(
     evict: bool = False,
 ) -> None: ...
 def sprouts_spots(text: str) -> list[list[list[list[str]]]]: ...
+def vertex_certificate(
+    game: NativeGame,
+    max_memory: int | None = None,
+    progress: Any | None = None,
+) -> tuple[int, int, int, list[int], list[tuple[list[int], int | None, int]]] | None: ...
 def vertex_value(
     game: NativeGame,
     max_memory: int | None = None,

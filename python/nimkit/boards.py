@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, board_checkpoint
+from . import _core, board_certificate, board_checkpoint
 from ._progress import Counter, counter
 from .games import ImpartialGame, _with_bar
 from .outcome import Outcome
@@ -165,6 +165,7 @@ class _Deleting(ImpartialGame):
         checkpoint: str | os.PathLike[str] | None = None,
         every: float = 600.0,
         evict: bool = False,
+        certificate: str | os.PathLike[str] | None = None,
     ) -> int:
         """The Grundy value in normal play. ``checkpoint``: a directory where the
         search saves what it learned every ``every`` seconds, on Ctrl-C, past
@@ -174,7 +175,9 @@ class _Deleting(ImpartialGame):
         cheapest to find again) are dropped and the search goes on (on several
         threads, from the round in hand); MemoryError only if the search cannot go
         on within the bound (its own stack does not fit, or, on several threads,
-        five rounds in a row keep nothing new).
+        five rounds in a row keep nothing new). ``certificate``: a file where the
+        value is written with what proves it, for ``nimkit.verify`` to check (games
+        on boards; see ``nimkit.board_certificate``).
 
         >>> Cram(4, 5).grundy(max_memory="64 MiB")
         2
@@ -182,6 +185,13 @@ class _Deleting(ImpartialGame):
         1
         """
         memory = _evicting(max_memory, evict)
+        if certificate is not None:
+            if checkpoint is not None or evict:
+                raise ValueError(
+                    "a certificate keeps every fact the search proves: it takes no "
+                    "checkpoint and no evict"
+                )
+            return board_certificate.write(self, certificate, memory, progress)
         if checkpoint is not None:
             return board_checkpoint.run(self, checkpoint, every, memory, progress, evict)
         value = _with_bar(

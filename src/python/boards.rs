@@ -72,6 +72,40 @@ pub fn board_size(game: PyRef<'_, PyNativeGame>) -> PyResult<(usize, usize)> {
     }
 }
 
+/// A certificate as Python reads it: the value, the board's rows and columns, the
+/// position's cells, and the facts: each component's cells, its value if found, and
+/// the values below 64 it was shown not to have (bits).
+type Proved = (u32, usize, usize, Vec<u16>, Vec<(Vec<u16>, Option<u32>, u64)>);
+
+/// The normal-play value of a game on a board with what proves it
+/// (`Deletion::certificate`): `(value, rows, cols, position, facts)`, the position
+/// and the facts' shapes laid out on `rows` x `cols`; None if the game is on no board the bitboards take, or a
+/// value of 64 or more came up.
+#[pyfunction]
+#[pyo3(signature = (game, max_memory=None, progress=None))]
+pub fn vertex_certificate(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    max_memory: Option<UInt>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Option<Proved>> {
+    let (engine, played) = played(&game)?;
+    let budget = Budget {
+        max_memory: memory(max_memory),
+        ..Budget::default()
+    };
+    let report = |n: usize| {
+        if let Some(bar) = &progress {
+            super::progress::tell(bar, n);
+        }
+    };
+    let found = py.detach(|| engine.certificate(&played, budget, &report));
+    Ok(super::errors::unless_stopped(found)?.map(|c| {
+        let facts = c.facts.into_iter().map(|f| (f.cells, f.value, f.not));
+        (c.value, c.rows, c.cols, c.position, facts.collect())
+    }))
+}
+
 /// The normal-play value of a game on a graph or board (or of the vertices `cells`
 /// of its graph, sharing its tables), its searches holding at most `max_memory`
 /// bytes (`evict`: making room past it, see `Budget::evict`), searched for at most

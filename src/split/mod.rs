@@ -9,6 +9,7 @@
 //! - `budget`: the memory bound, eviction and Ctrl-C;
 //! - `misere`: misère outcomes over multisets of component keys;
 //! - `plain`: the plain value search (past the pruned one's reach);
+//! - `recorded`: a table that forgets nothing, for a certificate;
 //! - `parallel`: one component searched on several threads;
 //! - `saved`: a table as a checkpoint holds it.
 pub mod budget;
@@ -16,6 +17,7 @@ pub mod misere;
 pub mod parallel;
 pub mod plain;
 pub mod pruned;
+pub mod recorded;
 pub mod saved;
 pub mod table;
 

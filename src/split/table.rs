@@ -82,7 +82,8 @@ pub fn capacity_with<K, V>(map: &FxHashMap<K, V>) -> usize {
     }
 }
 
-fn enter_in<K: Eq + Hash>(map: &mut FxHashMap<K, u32>, key: K, value: u32) -> Result<()> {
+/// Enter `value` for `key`, growing `map` fallibly.
+pub fn enter_in<K: Eq + Hash>(map: &mut FxHashMap<K, u32>, key: K, value: u32) -> Result<()> {
     if map.len() == map.capacity() {
         map.try_reserve(1)
             .map_err(|_| alloc::too_large::<(K, u32)>(map.len() + 1))?;

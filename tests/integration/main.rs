@@ -3,6 +3,7 @@
 //! `cargo test --test integration layers::` (its module name).
 mod against_search;
 mod batch;
+mod board_certificates;
 mod coin_turning;
 mod common;
 mod fuzz_replay;

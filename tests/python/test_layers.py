@@ -42,6 +42,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.misere",
             "nimkit.octal",
             "nimkit.certificate",
+            "nimkit.board_checker",
         ],
     ),
     ("the game protocol", ["nimkit.games"]),
@@ -50,6 +51,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "nimkit.boards",
             "nimkit.board_checkpoint",
+            "nimkit.board_certificate",
             "nimkit.value_table_cache",
             "nimkit.classical",
             "nimkit.coins",

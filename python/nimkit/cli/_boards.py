@@ -20,7 +20,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-COMMANDS = ("cram", "cram-table", "node-kayles", "arc-kayles", "sprouts", "sprouts-table")
+COMMANDS = (
+    "cram",
+    "cram-table",
+    "node-kayles",
+    "arc-kayles",
+    "sprouts",
+    "sprouts-table",
+    "verify",
+)
 
 
 def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
@@ -82,6 +90,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     table.add_argument(
         "--checkpoint", metavar="DIR", help="save each n found in DIR, and go on from it"
     )
+    _add_verify(commands)
 
 
 def _add_sprouts_bounds(command: argparse.ArgumentParser) -> None:
@@ -103,6 +112,24 @@ def _add_sprouts_bounds(command: argparse.ArgumentParser) -> None:
 def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument("--misere", action="store_true", help="misère play: the last mover loses")
     _add_bounds(command)
+    command.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="write the value with what proves it to FILE (JSON; .gz compressed), for "
+        "nimkit verify to check (boards and grid graphs; normal play)",
+    )
+
+
+def _add_verify(commands: Any) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="check a certificate of a board's value with a checker of its own",
+        description="Check a certificate written by --certificate (or grundy(certificate=)) "
+        "with code that shares nothing with the search: its own moves, components, "
+        "canonical forms and mex, every fact from the facts it needs. Prints what it "
+        "proves, or the first fact that fails (exit 1).",
+    )
+    verify.add_argument("file", metavar="FILE", help="the certificate (JSON, or JSON.gz)")
 
 
 def _add_bounds(command: argparse.ArgumentParser) -> None:
@@ -151,6 +178,8 @@ def _seconds(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     from ..boards import ArcKayles, Cram, NodeKayles
 
+    if args.command == "verify":
+        return _verify(args.file)
     if args.evict and args.max_memory is None:
         raise ValueError("--evict makes room past --max-memory: give --max-memory too")
     if args.command == "cram-table":
@@ -182,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
             every=args.every,
             evict=args.evict,
+            certificate=args.certificate,
         )
     except MemoryError:
         if not args.misere:
@@ -195,7 +225,22 @@ def run(args: argparse.Namespace) -> int:
     won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
     move = next(won, None) if outcome.value == "N" else None
     shown = None if move is None else _move(game, move)
-    return _report(game, value, outcome, args.misere, shown, started)
+    _report(game, value, outcome, args.misere, shown, started)
+    if args.certificate is not None:
+        print(f"certificate: {args.certificate} (check it with nimkit verify)")
+    return 0
+
+
+def _verify(path: str) -> int:
+    """``nimkit verify FILE``: what the certificate proves (0), or why not (1)."""
+    from ..board_checker import CertificateError, verify
+
+    try:
+        print(verify(path))
+    except CertificateError as err:
+        print(f"nimkit verify: {err}")
+        return 1
+    return 0
 
 
 def _report(

@@ -169,14 +169,14 @@ enum Ask {
 /// How the engine's cells (vertex `r * cols + c`) lie on the bitboard: as they are,
 /// or with rows and columns exchanged.
 #[derive(Clone, Copy, Debug)]
-struct Board {
+pub(super) struct Board {
     rows: usize,
     cols: usize,
     turned: bool,
 }
 
 impl Board {
-    fn of(canon: Canon) -> Option<Self> {
+    pub(super) fn of(canon: Canon) -> Option<Self> {
         let Canon::Grid { rows, cols } = canon else {
             return None;
         };
@@ -188,13 +188,29 @@ impl Board {
         (rows.max(cols) <= 64 && board.words() <= 4).then_some(board)
     }
 
-    fn words(self) -> usize {
+    pub(super) fn words(self) -> usize {
         (self.rows * self.cols).div_ceil(64)
+    }
+
+    /// The rows and columns as the bitboard lays them: no more rows than columns.
+    pub(super) fn lying(self) -> (usize, usize) {
+        (self.rows.min(self.cols), self.rows.max(self.cols))
+    }
+
+    /// The engine's vertices `set` on the bitboard.
+    pub(super) fn cells<const W: usize>(self, set: &[u64]) -> Cells<W> {
+        let mut cells = Cells::<W>::EMPTY;
+        for v in members(set) {
+            let (r, c) = (v / self.cols, v % self.cols);
+            let bit = if self.turned { c * self.rows + r } else { v };
+            cells.0[bit / 64] |= 1 << (bit % 64);
+        }
+        cells
     }
 
     /// The bitboards of this board at the width its cells take, nothing learned yet.
     fn learned(self, moves: Moves) -> Learned {
-        let (rows, cols) = (self.rows.min(self.cols), self.rows.max(self.cols));
+        let (rows, cols) = self.lying();
         fn made<const W: usize>(rows: usize, cols: usize, moves: Moves) -> Widthed<W> {
             Widthed {
                 grid: Grid::new(rows, cols, moves),
@@ -234,12 +250,7 @@ fn ask_in<const W: usize>(
     budget: Budget,
     report: &(dyn Fn(usize) + Sync),
 ) -> Result<Option<u64>> {
-    let mut cells = Cells::<W>::EMPTY;
-    for v in members(set) {
-        let (r, c) = (v / board.cols, v % board.cols);
-        let bit = if board.turned { c * board.rows + r } else { v };
-        cells.0[bit / 64] |= 1 << (bit % 64);
-    }
+    let cells = board.cells::<W>(set);
     let Widthed { grid, table } = learned;
     let mut parts = Vec::new();
     let mut small = 0;

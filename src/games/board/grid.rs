@@ -99,6 +99,9 @@ pub struct Grid<const W: usize> {
     /// The end-game databases of the boxes the board's small shapes fit in, lying
     /// (at most 4 rows) and, on boards of 5 rows or more, standing.
     boxes: Vec<Endgame>,
+    /// Whether Cram's shapes are reduced (`pruned`): not for a certificate, whose
+    /// checker knows only the game's own components.
+    reduce: bool,
 }
 
 /// The most rows of an end-game box.
@@ -142,6 +145,19 @@ impl<const W: usize> Grid<W> {
             orders: vec![None; 65 * 65],
             row_of: (0..64 * W).map(|v| (v / cols) as u8).collect(),
             boxes,
+            reduce: true,
+        }
+    }
+
+    /// The board as `new` makes it, for a search whose every step a checker that
+    /// knows only the rules can follow: no end-game databases (a small shape is
+    /// searched and its value written out) and no reductions, so that a component is
+    /// a component of the game.
+    pub fn certifying(rows: usize, cols: usize, moves: Moves) -> Self {
+        Grid {
+            boxes: Vec::new(),
+            reduce: false,
+            ..Self::new(rows, cols, moves)
         }
     }
 
@@ -222,7 +238,7 @@ impl<const W: usize> Grid<W> {
     /// With it, the cells whose link to the right neighbour a component may be cut
     /// along (`cuts`).
     fn pruned(&self, p: Cells<W>) -> (Cells<W>, Cells<W>) {
-        if self.moves != Moves::Edge {
+        if self.moves != Moves::Edge || !self.reduce {
             return (p, Cells::EMPTY);
         }
         let (leaves, sides) = self.leaves(p);

@@ -7,12 +7,14 @@
 //! cycles in closed form), `endgame` (small boards by table), `cells` (bitboards), `grid` (a board's
 //! components searched), `bitboards` (a board's tables);
 //! then the engine `graph` (`Deletion`: the graph, its components and keys) with
-//! its `normal` and `misere` searches and `checkpoint`; `every` values every position
+//! its `normal` and `misere` searches, `checkpoint` and `certify` (what proves a
+//! board's value); `every` values every position
 //! of a small graph at once (the learning environments' tables); `on_graph` makes it
 //! a family of games.
 pub mod bitboards;
 pub mod canon;
 pub mod cells;
+pub mod certify;
 pub mod checkpoint;
 pub mod endgame;
 pub mod every;

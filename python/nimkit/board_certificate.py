@@ -1,0 +1,90 @@
+"""Certificates of the values of games on boards, for a second program to check.
+
+``Cram(4, 5).grundy(certificate="c.json")`` (and ``nimkit cram 4 5 --certificate
+c.json``) searches the value on one thread and writes, with it, every fact the
+search proved on the way: each component it met (a shape of cells) with its value,
+or with values it showed the shape has not. ``nimkit.verify`` (``nimkit verify
+c.json``) checks the file with code that shares nothing with the search. Node Kayles
+and Arc Kayles on a grid graph take certificates too. The search for a certificate
+leaves out what a checker would have to take on trust (the end-game databases, the
+reductions of Cram's shapes), keeps every fact in memory (no eviction: give
+``max_memory`` to bound it) and makes no checkpoint; it is slower than a plain
+``grundy()``. A name ending in ``.gz`` is written compressed.
+
+The file is JSON: ``format``, ``version``, ``family``, ``board`` (rows, columns, the
+longer side second), ``position`` and each fact's shape as rows of ``x`` (a cell)
+and ``-`` joined by ``/``, ``value``, and ``facts``: ``[shape, value or null,
+[values it has not]]``, smallest shapes first.
+
+>>> import json, os, tempfile, nimkit as nk
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = os.path.join(d, "c.json")
+...     value = nk.Cram(3, 4).grundy(certificate=path)
+...     data = json.load(open(path))
+>>> value, data["family"], data["board"], data["position"], data["value"]
+(1, 'cram', [3, 4], 'xxxx/xxxx/xxxx', 1)
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from ._files import replaced_binary
+from .board_checker import FORMAT, VERSION
+from .games import _with_bar
+
+if TYPE_CHECKING:
+    from .boards import _Deleting
+
+
+def write(
+    game: _Deleting,
+    path: str | os.PathLike[str],
+    max_memory: int | None,
+    progress: bool,
+) -> int:
+    """Search the value of ``game`` with its certificate, write it to ``path`` and
+    return the value."""
+    found = _with_bar(
+        progress, lambda bar: _core.vertex_certificate(game._native, max_memory, bar)
+    )
+    if found is None:
+        raise ValueError(
+            f"a certificate is made for games on boards of at most 64 columns and 256 "
+            f"cells (a grid graph for Node Kayles and Arc Kayles), with values below 64: "
+            f"{game!r} is not one"
+        )
+    value, rows, cols, position, facts = found
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "family": game.family,
+        "board": [rows, cols],
+        "position": _rows(position, rows, cols),
+        "value": value,
+        "facts": [
+            [_rows(cells, None, cols), v, [n for n in range(64) if nots >> n & 1]]
+            for cells, v, nots in facts
+        ],
+    }
+    text = json.dumps(data, separators=(",", ":")).encode()
+    if os.fspath(path).endswith(".gz"):
+        text = gzip.compress(text, mtime=0)
+    with replaced_binary(path) as file:
+        file.write(text)
+    return value
+
+
+def _rows(cells: list[int], rows: int | None, cols: int) -> str:
+    """Cells ``r * cols + c`` as rows of ``x`` and ``-`` (``rows`` of them, or as
+    many as the cells take, each as wide as the widest)."""
+    have = {(v // cols, v % cols) for v in cells}
+    height = rows if rows is not None else max((r for r, _ in have), default=0) + 1
+    width = cols if rows is not None else max((c for _, c in have), default=0) + 1
+    return "/".join(
+        "".join("x" if (r, c) in have else "-" for c in range(width)) for r in range(height)
+    )

@@ -1,0 +1,451 @@
+"""A checker of board certificates that shares nothing with the search that made them.
+
+``Cram(4, 5).grundy(certificate="c.json")`` writes, with the value, every fact the
+search proved on the way: for each component it met, its value, or values it showed
+the component has not. ``verify`` checks such a file with code of its own (the
+standard library only): its own moves (a domino on two cells side by side, or a cell
+with its neighbours), its own components and canonical forms (a shape up to
+translation and the square's eight symmetries), its own mex. Every fact is checked
+from the facts about the components of its options; the root's value from its
+components'. Facts about smaller shapes prove those about larger ones, so nothing is
+assumed but the rules and three theorems, each counted in the result:
+
+- a line of cells is a heap of an octal game (Dawson's Kayles for dominoes, Dawson's
+  Chess for Node Kayles), valued here by its own mex;
+- a full 2 x n rectangle of Cram has value n mod 2 (Winning Ways, ch. 23);
+- a Cram shape the half-turn maps onto itself with no cell on or next to its own
+  image is a second-player win: each domino is answered by its image.
+
+A shape of at most ``SMALL`` cells is valued here by brute force.
+
+>>> import json, pathlib, tempfile, nimkit as nk
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = pathlib.Path(d, "cram.json")
+...     value = nk.Cram(3, 5).grundy(certificate=path)
+...     checked = nk.verify(path)
+...     data = json.loads(path.read_text())
+...     data["facts"][-1][1] = 5    # the board's own value, forged
+...     _ = path.write_text(json.dumps(data))
+...     try:
+...         nk.verify(path)
+...     except nk.CertificateError as e:
+...         print(e)
+Certificate error: fact 57 (shape xxxxx/xxxxx/xxxxx): its options leave it the value 1, not 5 alone
+>>> print(checked)
+verified: cram on a 3 x 5 board has Grundy value 1
+58 facts checked, each from the rules; closed forms used: 2 x n 1
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Shapes of at most this many cells are valued by brute force.
+SMALL = 6
+
+#: The most bytes of JSON read (a larger file is refused before it fills memory).
+MOST_BYTES = 1 << 30
+
+#: The most cells of a certificate's board.
+MOST_CELLS = 1 << 12
+
+#: The families and what a move takes: two cells side by side, or a cell and its
+#: neighbours.
+MOVES = {"cram": "domino", "arc_kayles": "domino", "node_kayles": "neighbourhood"}
+
+FORMAT = "nimkit board certificate"
+VERSION = 1
+
+Cell = tuple[int, int]
+Shape = tuple[Cell, ...]
+
+
+class CertificateError(ValueError):
+    """A certificate that does not prove what it claims: the fact or field named."""
+
+    def __str__(self) -> str:
+        return f"Certificate error: {self.args[0]}"
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What a certificate was checked to prove."""
+
+    family: str
+    board: tuple[int, int]
+    value: int
+    facts: int
+    theorems: dict[str, int] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        rows, cols = self.board
+        used = ", ".join(f"{name} {n}" for name, n in sorted(self.theorems.items()))
+        return (
+            f"verified: {self.family} on a {rows} x {cols} board has Grundy value "
+            f"{self.value}\n{self.facts} facts checked, each from the rules"
+            + (f"; closed forms used: {used}" if used else "")
+        )
+
+
+def verify(path: str | os.PathLike[str]) -> Verified:
+    """Check the certificate at ``path`` (JSON, or JSON compressed with gzip): what it
+    proves, or CertificateError naming the first fact that does not hold."""
+    data = _load(path)
+    family, board, position, claimed, facts = _fields(data)
+    checker = _Checker(MOVES[family], facts)
+    for shape in checker.order:
+        checker.check(shape)
+    value = 0
+    for part in checker.parts(*_frame(position)):
+        found = checker.exact(part)
+        if found is None:
+            raise CertificateError(
+                f"the position's component {_text(part)} has no proven value"
+            )
+        value ^= found
+    if value != claimed:
+        raise CertificateError(f"the position's value is {value}, not {claimed} as claimed")
+    theorems = {name: len(shapes) for name, shapes in checker.used.items()}
+    return Verified(family, board, value, len(checker.order), theorems)
+
+
+def shape_text(cells: Shape) -> str:
+    """A shape as its rows, ``x`` a cell: ``xx-/-xx``."""
+    return _text(cells)
+
+
+def _load(path: str | os.PathLike[str]) -> Any:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(2)
+            f.seek(0)
+            with gzip.open(f) if raw == b"\x1f\x8b" else f as stream:
+                text = stream.read(MOST_BYTES + 1)
+        if len(text) > MOST_BYTES:
+            raise CertificateError(
+                f"{os.fspath(path)!r} holds more than {MOST_BYTES} bytes of JSON, more "
+                "than a certificate this checker reads"
+            )
+        return json.loads(text)
+    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CertificateError(f"{os.fspath(path)!r} cannot be read as one: {e}") from None
+
+
+def _fields(data: Any) -> tuple[str, tuple[int, int], Shape, int, dict[Shape, Any]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CertificateError(f"not a {FORMAT} (no 'format' field saying so)")
+    if data.get("version") != VERSION:
+        raise CertificateError(f"version {data.get('version')!r}, where {VERSION} is read")
+    family = data.get("family")
+    if family not in MOVES:
+        raise CertificateError(f"family {family!r} is none of {sorted(MOVES)}")
+    board = data.get("board")
+    if not (isinstance(board, list) and len(board) == 2 and all(_nat(n) for n in board)):
+        raise CertificateError(f"board {board!r} is not [rows, cols]")
+    if not 0 < board[0] * board[1] <= MOST_CELLS:
+        raise CertificateError(f"a board of {board[0]} x {board[1]} cells is not read")
+    fits = (min(board), max(board))
+    position = _shape(data.get("position"), "the position", fits)
+    claimed: Any = data.get("value")
+    if not _nat(claimed):
+        raise CertificateError(f"value {claimed!r} is not a Grundy value")
+    entries = data.get("facts")
+    if not isinstance(entries, list):
+        raise CertificateError("'facts' is not a list")
+    facts: dict[Shape, Any] = {}
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise CertificateError(f"fact {i} is not [shape, value or null, [values it has not]]")
+        shape = _canonical(_shape(entry[0], f"fact {i}", fits))
+        value, nots = entry[1], entry[2]
+        if value is not None and not _nat(value):
+            raise CertificateError(f"fact {i}: value {value!r} is not a Grundy value")
+        if not (isinstance(nots, list) and all(_nat(n) for n in nots)):
+            raise CertificateError(f"fact {i}: {nots!r} is not a list of values")
+        if value is None and not nots:
+            raise CertificateError(f"fact {i} states nothing")
+        if shape in facts:
+            raise CertificateError(f"fact {i}: shape {_text(shape)} is stated twice")
+        facts[shape] = (i, value, frozenset(nots), entry[0])
+    return str(family), (board[0], board[1]), position, int(claimed), facts
+
+
+def _nat(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**32
+
+
+def _shape(text: Any, what: str, fits: tuple[int, int]) -> Shape:
+    """The cells of a shape written as rows (``x`` a cell, ``-`` none, ``/`` between
+    rows), within a board of ``fits`` (either way round)."""
+    if not isinstance(text, str) or not text or set(text) - set("x-/"):
+        raise CertificateError(f"{what}: {text!r} is not a shape (rows of x and -, /)")
+    rows = text.split("/")
+    size = sorted((len(rows), max(map(len, rows))))
+    if size[0] > fits[0] or size[1] > fits[1]:
+        raise CertificateError(f"{what}: {text!r} does not fit on the board")
+    return tuple(
+        (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "x"
+    )
+
+
+def _text(cells: Shape) -> str:
+    if not cells:
+        return "(no cell)"
+    rows = max(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) + 1
+    have = set(cells)
+    return "/".join(
+        "".join("x" if (r, c) in have else "-" for c in range(cols)) for r in range(rows)
+    )
+
+
+def _canonical(cells: Shape | list[Cell]) -> Shape:
+    """The least of a shape's images under the square's symmetries, moved to the
+    corner, as sorted cells."""
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    pts = [(r - top, c - left) for r, c in cells]
+    h = max(r for r, _ in pts)
+    w = max(c for _, c in pts)
+    return min(
+        tuple(sorted(image))
+        for image in (
+            pts,
+            [(r, w - c) for r, c in pts],
+            [(h - r, c) for r, c in pts],
+            [(h - r, w - c) for r, c in pts],
+            [(c, r) for r, c in pts],
+            [(c, h - r) for r, c in pts],
+            [(w - c, r) for r, c in pts],
+            [(w - c, h - r) for r, c in pts],
+        )
+    )
+
+
+def _frame(cells: Shape) -> tuple[int, int]:
+    """A shape as a bitmask, cell (r, c) at bit ``r * stride + c``: rows one column
+    wider than the shape, so that a shift by one never joins two rows."""
+    stride = max((c for _, c in cells), default=0) + 2
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << (r * stride + c)
+    return stride, mask
+
+
+def _components(stride: int, mask: int) -> list[int]:
+    """The connected components of a shape's bitmask, cells joined side by side."""
+    parts = []
+    rest = mask
+    while rest:
+        part = rest & -rest
+        while True:
+            grown = (part | part << 1 | part >> 1 | part << stride | part >> stride) & rest
+            if grown == part:
+                break
+            part = grown
+        rest ^= part
+        parts.append(part)
+    return parts
+
+
+def _options(moves: str, stride: int, mask: int) -> list[int]:
+    """The shapes a move leaves, as bitmasks."""
+    out = []
+    rest = mask
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if moves == "domino":
+            for other in (bit << 1, bit << stride):
+                if mask & other:
+                    out.append(mask ^ bit ^ other)
+        else:
+            out.append(mask & ~(bit | bit << 1 | bit >> 1 | bit << stride | bit >> stride))
+    return out
+
+
+def _mex(values: set[int]) -> int:
+    v = 0
+    while v in values:
+        v += 1
+    return v
+
+
+class _Checker:
+    """The facts, checked one by one, and the values of shapes known without them."""
+
+    def __init__(self, moves: str, facts: dict[Shape, Any]) -> None:
+        self.moves = moves
+        self.facts = facts
+        # Smaller shapes first: a fact's options are smaller.
+        self.order = sorted(facts, key=lambda s: (len(s), s))
+        # The shapes each theorem valued.
+        self.used: dict[str, set[Shape]] = {}
+        self._forms: dict[tuple[int, int], Shape] = {}
+        self._closed_forms: dict[Shape, int | None] = {}
+        self._small: dict[Shape, int] = {}
+        self._lines: list[int] = [0]
+
+    def form(self, stride: int, mask: int) -> Shape:
+        """The canonical shape of a bitmask's cells."""
+        # Moved to the corner first, so that copies of a shape met in different places
+        # are one look-up.
+        row = (1 << (stride - 1)) - 1
+        columns, rest = 0, mask
+        while rest:
+            columns |= rest & row
+            rest >>= stride
+        low = mask & -mask
+        mask >>= (low.bit_length() - 1) // stride * stride + (columns & -columns).bit_length() - 1
+        found = self._forms.get((stride, mask))
+        if found is None:
+            cells = []
+            rest = mask
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                cells.append(divmod(bit.bit_length() - 1, stride))
+            found = self._forms[stride, mask] = _canonical(cells)
+        return found
+
+    def parts(self, stride: int, mask: int) -> set[Shape]:
+        """The canonical components of a bitmask, pairs of copies left out (G + G =
+        0)."""
+        odd: set[Shape] = set()
+        for part in _components(stride, mask):
+            odd ^= {self.form(stride, part)}
+        return odd
+
+    def exact(self, shape: Shape) -> int | None:
+        """The value of a canonical shape, if proven: by a theorem, by brute force, or
+        by a fact."""
+        known = self._closed_forms.get(shape, -1)
+        if known == -1:
+            known = self._closed_forms[shape] = self._closed(shape)
+        if known is not None:
+            return known
+        fact = self.facts.get(shape)
+        return None if fact is None else fact[1]
+
+    def _closed(self, shape: Shape) -> int | None:
+        if len(shape) <= SMALL:
+            return self._brute(shape)
+        rows = shape[-1][0] + 1
+        cols = max(c for _, c in shape) + 1
+        if rows == 1 and cols == len(shape):
+            self._count("line", shape)
+            return self._line(cols)
+        if self.moves != "domino":
+            return None
+        if rows == 2 and cols * 2 == len(shape):
+            self._count("2 x n", shape)
+            return cols % 2
+        have = set(shape)
+        mirrored = all((rows - 1 - r, cols - 1 - c) in have for r, c in shape)
+        if mirrored and not any(
+            abs(rows - 1 - 2 * r) + abs(cols - 1 - 2 * c) <= 1 for r, c in shape
+        ):
+            self._count("half-turn", shape)
+            return 0
+        return None
+
+    def _count(self, name: str, shape: Shape) -> None:
+        self.used.setdefault(name, set()).add(shape)
+
+    def _line(self, n: int) -> int:
+        while len(self._lines) <= n:
+            k = len(self._lines)
+            if self.moves == "domino":
+                ends = [(i, k - i - 2) for i in range(k - 1)]
+            else:
+                ends = [(max(i - 1, 0), max(k - i - 2, 0)) for i in range(k)]
+            self._lines.append(_mex({self._lines[a] ^ self._lines[b] for a, b in ends}))
+        return self._lines[n]
+
+    def _brute(self, shape: Shape) -> int:
+        found = self._small.get(shape)
+        if found is None:
+            seen = set()
+            stride, mask = _frame(shape)
+            for option in _options(self.moves, stride, mask):
+                value = 0
+                for part in _components(stride, option):
+                    value ^= self._brute(self.form(stride, part))
+                seen.add(value)
+            found = self._small[shape] = _mex(seen)
+        return found
+
+    def check(self, shape: Shape) -> None:
+        at, value, nots, text = self.facts[shape]
+        known = self._closed(shape)
+        if known is not None:
+            if value not in (None, known) or known in nots:
+                raise CertificateError(
+                    f"fact {at} (shape {text}) contradicts its known value {known}"
+                )
+            return
+        possible = self._possible(shape)
+        if value is not None and possible != {value}:
+            found = (
+                f"the value {min(possible)}"
+                if len(possible) == 1
+                else f"any of the values {_listed(possible)}"
+            )
+            raise CertificateError(
+                f"fact {at} (shape {text}): its options leave it {found}, not {value} alone"
+            )
+        if value is not None and value in nots:
+            raise CertificateError(f"fact {at} (shape {text}) has and lacks {value}")
+        if nots & possible:
+            raise CertificateError(
+                f"fact {at} (shape {text}): its options do not rule out "
+                f"{_listed(nots & possible)}, which it is said not to have"
+            )
+
+    def _possible(self, shape: Shape) -> set[int]:
+        """The values the facts about its options leave a shape: g such that no
+        option is g and the options can be matched, one each, to 0 .. g - 1."""
+        exact: set[int] = set()
+        # The options not known exactly: the values each cannot have (empty: any).
+        loose: list[frozenset[int]] = []
+        stride, mask = _frame(shape)
+        options = _options(self.moves, stride, mask)
+        for option in options:
+            known, unknown = 0, []
+            for part in self.parts(stride, option):
+                v = self.exact(part)
+                if v is None:
+                    unknown.append(part)
+                else:
+                    known ^= v
+            if not unknown:
+                exact.add(known)
+            elif len(unknown) == 1 and unknown[0] in self.facts:
+                loose.append(frozenset(n ^ known for n in self.facts[unknown[0]][2]))
+            else:
+                loose.append(frozenset())
+        # An option known to be k serves k and nothing else: each value without one
+        # is matched to a loose option by Kuhn's augmenting paths.
+        holder: dict[int, int] = {}
+
+        def place(k: int, tried: set[int]) -> bool:
+            for i, lacks in enumerate(loose):
+                if i not in tried and k not in lacks:
+                    tried.add(i)
+                    if i not in holder or place(holder[i], tried):
+                        holder[i] = k
+                        return True
+            return False
+
+        most = 0
+        while most < len(options) and (most in exact or place(most, set())):
+            most += 1
+        return {g for g in range(most + 1) if g not in exact}
+
+
+def _listed(values: set[int] | frozenset[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(values))) + "}"

@@ -1,0 +1,242 @@
+"""Certificates of board values (grundy(certificate=)) and their checker
+(nimkit.board_checker): right values, and every forgery caught with the fact named."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import random
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+
+import nimkit as nk
+from nimkit import board_checker as checker
+
+from .test_boards import BELING, brute
+
+
+def _certified(tmp_path, game, name="c.json"):
+    path = tmp_path / name
+    value = game.grundy(certificate=path)
+    return value, path, json.loads(path.read_bytes()) if name.endswith(".json") else None
+
+
+def _board(rows, cols, blocked):
+    return [
+        "".join("#" if (r, c) in blocked else "." for c in range(cols)) for r in range(rows)
+    ]
+
+
+def test_random_boards_are_certified_with_the_values_of_the_definition(tmp_path):
+    # Boards with cells filled at random, in both games, against the value by the
+    # definition over whole positions (test_boards.brute), each certificate checked.
+    rng = random.Random(7)
+    for _ in range(40):
+        rows, cols = rng.randint(1, 4), rng.randint(1, 5)
+        blocked = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.25}
+        cram = nk.Cram(_board(rows, cols, blocked))
+        grid = nx.grid_2d_graph(rows, cols)
+        grid.remove_nodes_from(blocked)
+        value, _, _ = brute(nx.grid_2d_graph(rows, cols).subgraph(grid.nodes), arc=True)
+        expected = value(frozenset(grid.nodes))
+        assert _certified(tmp_path, cram)[0] == expected
+        assert nk.verify(tmp_path / "c.json").value == expected
+    for rows, cols in [(2, 7), (3, 5), (4, 4), (3, 6)]:
+        graph = nx.grid_2d_graph(rows, cols)
+        value, _, _ = brute(graph, arc=False)
+        found, path, _ = _certified(tmp_path, nk.NodeKayles(graph))
+        assert found == value(frozenset(graph.nodes))
+        checked = nk.verify(path)
+        assert (checked.value, checked.family) == (found, "node_kayles")
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(4, 5), (5, 5)])
+def test_published_cram_values_are_certified(tmp_path, rows, cols):
+    # Beling's table (test_boards.BELING): the certificate proves the published value
+    # with facts each checked from the rules.
+    value, path, data = _certified(tmp_path, nk.Cram(rows, cols))
+    assert value == BELING[min(rows, cols), max(rows, cols)]
+    checked = nk.verify(path)
+    assert checked.value == value
+    assert checked.facts == len(data["facts"]) > 0
+
+
+def test_node_kayles_on_a_grid_and_arc_kayles_take_certificates(tmp_path):
+    # Node Kayles on 3 x n grids: OEIS A316632 (Brown et al., J. Integer Seq. 23, 2020):
+    # 3 x 9 is 2, 3 x 12 is 5.
+    for n, expected in ((9, 2), (12, 5)):
+        value, path, _ = _certified(tmp_path, nk.NodeKayles(nx.grid_2d_graph(3, n)))
+        assert value == expected == nk.verify(path).value
+    # Arc Kayles on a grid graph is Cram.
+    value, path, _ = _certified(tmp_path, nk.ArcKayles(nx.grid_2d_graph(4, 5)))
+    assert value == nk.Cram(4, 5).grundy() == nk.verify(path).value
+
+
+def test_every_changed_fact_is_caught_by_name(tmp_path):
+    _, path, data = _certified(tmp_path, nk.Cram(3, 5))
+    facts = data["facts"]
+    assert len(facts) > 20
+    # Every third fact, the refuted ones and the largest (each forgery is a check).
+    chosen = [i for i, f in enumerate(facts) if i % 3 == 0 or f[1] is None] + [len(facts) - 1]
+    assert any(facts[i][1] is None for i in chosen)
+    for i in chosen:
+        shape, value, nots = facts[i]
+        forged = json.loads(json.dumps(data))
+        if value is not None:
+            forged["facts"][i][1] = value + 1
+        else:
+            # A value it was shown not to have, claimed instead.
+            forged["facts"][i][1] = nots[0]
+        path.write_text(json.dumps(forged))
+        with pytest.raises(nk.CertificateError, match=rf"fact {i} \(shape {shape}\)"):
+            nk.verify(path)
+        if value is not None:
+            # The value it has, claimed not to be its value.
+            forged["facts"][i][1] = value
+            forged["facts"][i][2] = sorted({*nots, value})
+            path.write_text(json.dumps(forged))
+            with pytest.raises(nk.CertificateError, match=rf"fact {i} "):
+                nk.verify(path)
+
+
+def test_missing_facts_and_a_wrong_root_are_caught(tmp_path):
+    _, path, data = _certified(tmp_path, nk.Cram(4, 5))
+    # The largest fact is the board itself: without it the root has no proven value.
+    largest = data["facts"][-1]
+    assert largest[0] == "xxxxx/xxxxx/xxxxx/xxxxx"
+    forged = dict(data, facts=data["facts"][:-1])
+    path.write_text(json.dumps(forged))
+    with pytest.raises(nk.CertificateError, match=r"component xxxxx/.* has no proven value"):
+        nk.verify(path)
+    # Without the facts a fact needs, its options leave it more values.
+    forged = dict(data, facts=[data["facts"][-1]])
+    path.write_text(json.dumps(forged))
+    with pytest.raises(nk.CertificateError, match=r"fact 0 \(shape xxxxx/.*leave it any of"):
+        nk.verify(path)
+    forged = dict(data, value=data["value"] ^ 1)
+    path.write_text(json.dumps(forged))
+    with pytest.raises(nk.CertificateError, match="the position's value is 2, not 3"):
+        nk.verify(path)
+
+
+def test_a_fact_against_a_closed_form_is_caught(tmp_path):
+    # The 4 x 4 board is mapped onto itself by the half-turn: value 0 by a theorem
+    # the checker states itself; a fact saying otherwise is refused.
+    _, path, data = _certified(tmp_path, nk.Cram(4, 4))
+    assert data["facts"] == []
+    assert nk.verify(path).theorems == {"half-turn": 1}
+    forged = dict(data, facts=[["xxxx/xxxx/xxxx/xxxx", 1, []]])
+    path.write_text(json.dumps(forged))
+    with pytest.raises(nk.CertificateError, match="contradicts its known value 0"):
+        nk.verify(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("format"), "not a nimkit board certificate"),
+        (lambda d: d.update(version=9), "version 9"),
+        (lambda d: d.update(family="go"), "family 'go'"),
+        (lambda d: d.update(board=[3]), r"board \[3\]"),
+        (lambda d: d.update(board=[100, 100]), "100 x 100 cells is not read"),
+        (lambda d: d.update(position="x" * 6), "does not fit on the board"),
+        (lambda d: d["facts"].append(["x/x/x/x/x/x", 0, []]), "does not fit on the board"),
+        (lambda d: d.update(position="xx?"), "the position: 'xx\\?' is not a shape"),
+        (lambda d: d.update(value=-1), "value -1"),
+        (lambda d: d.update(facts={}), "'facts' is not a list"),
+        (lambda d: d["facts"].append([1, 2]), "is not \\[shape"),
+        (lambda d: d["facts"].append(["xx", True, []]), "value True"),
+        (lambda d: d["facts"].append(["xx", None, []]), "states nothing"),
+        (lambda d: d["facts"].append(["xx", None, ["a"]]), "not a list of values"),
+        (lambda d: d["facts"].append(list(d["facts"][-1])), "is stated twice"),
+    ],
+)
+def test_malformed_certificates_are_refused_clearly(tmp_path, change, message):
+    _, path, data = _certified(tmp_path, nk.Cram(3, 5))
+    change(data)
+    path.write_text(json.dumps(data))
+    with pytest.raises(nk.CertificateError, match=message):
+        nk.verify(path)
+
+
+def test_unreadable_files_are_refused(tmp_path):
+    for content in (b"", b"\x1f\x8b garbage", b"\xff\xfe", b"[1, 2"):
+        (tmp_path / "bad").write_bytes(content)
+        with pytest.raises(nk.CertificateError, match="cannot be read as one"):
+            nk.verify(tmp_path / "bad")
+    with pytest.raises(nk.CertificateError, match="cannot be read"):
+        nk.verify(tmp_path / "missing.json")
+
+
+def test_a_file_past_the_bound_is_refused_before_it_is_read_whole(tmp_path, monkeypatch):
+    _, path, _ = _certified(tmp_path, nk.Cram(3, 5), "c.json.gz")
+    monkeypatch.setattr(checker, "MOST_BYTES", 100)
+    with pytest.raises(nk.CertificateError, match="more than 100 bytes of JSON"):
+        nk.verify(path)
+
+
+def test_a_compressed_certificate_and_the_same_facts_in_any_orientation(tmp_path):
+    value, path, _ = _certified(tmp_path, nk.Cram(3, 7), "c.json.gz")
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    assert nk.verify(path).value == value == data["value"]
+    # The board laid out the other way round (7 x 3) is proven by the same facts.
+    upright, _, data_upright = _certified(tmp_path, nk.Cram(7, 3))
+    assert upright == value
+    assert data_upright["board"] == [3, 7]
+
+
+def test_what_takes_no_certificate_is_refused(tmp_path):
+    path = tmp_path / "c.json"
+    with pytest.raises(ValueError, match="games on boards"):
+        nk.NodeKayles(nx.petersen_graph()).grundy(certificate=path)
+    with pytest.raises(ValueError, match="no checkpoint and no evict"):
+        nk.Cram(3, 4).grundy(certificate=path, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match="no checkpoint and no evict"):
+        nk.Cram(3, 4).grundy(certificate=path, max_memory="1 MiB", evict=True)
+    assert not path.exists()
+
+
+def test_a_memory_bound_stops_a_certificate_search(tmp_path):
+    with pytest.raises(MemoryError):
+        nk.Cram(5, 6).grundy(certificate=tmp_path / "c.json", max_memory="64 KiB")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_the_command_line_writes_and_verifies(tmp_path):
+    path = tmp_path / "c.json"
+    run = [sys.executable, "-m", "nimkit"]
+    made = subprocess.run(
+        [*run, "cram", "3", "5", "--certificate", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "value: 1" in made.stdout
+    assert "nimkit verify" in made.stdout
+    checked = subprocess.run([*run, "verify", str(path)], capture_output=True, text=True)
+    assert checked.returncode == 0
+    assert checked.stdout.startswith("verified: cram on a 3 x 5 board has Grundy value 1")
+    data = json.loads(path.read_text())
+    data["facts"][-1][1] += 1
+    path.write_text(json.dumps(data))
+    failed = subprocess.run([*run, "verify", str(path)], capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert f"fact {len(data['facts']) - 1} (shape" in failed.stdout
+
+
+def test_the_checker_shares_nothing_with_the_search():
+    # The checker imports the standard library only: no nimkit module, no numpy.
+    with open(checker.__file__) as source:
+        tree = ast.parse(source.read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "a relative import"
+            imported.add(node.module)
+    assert imported == {"__future__", "gzip", "json", "os", "dataclasses", "typing"}
