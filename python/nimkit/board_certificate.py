@@ -38,11 +38,11 @@ from .board_checker import FORMAT, VERSION
 from .games import _with_bar
 
 if TYPE_CHECKING:
-    from .boards import _Deleting
+    from .games import ImpartialGame
 
 
 def write(
-    game: _Deleting,
+    game: ImpartialGame,
     path: str | os.PathLike[str],
     max_memory: int | None,
     progress: bool,

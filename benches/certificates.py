@@ -1,0 +1,69 @@
+"""What a certificate of a board's value costs: the search that records it against the
+plain search of the same value, the file's size, and the independent checker's time.
+
+    python benches/certificates.py [--boards cram:4x7,cram:5x6,node:3x14] [--repeat 3]
+
+For each board: the best time of ``grundy()`` (a fresh game each time, all threads),
+of ``grundy(certificate=...)`` (one thread, no end-game databases nor reductions)
+and their ratio; the facts and the compressed file's bytes; the best time of
+``nimkit.verify`` (pure Python) and its facts per second. The values of the three
+are checked equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+import networkx as nx
+from _cpu import describe
+
+import nimkit as nk
+
+
+def _game(spec: str) -> nk.ImpartialGame:
+    family, size = spec.split(":")
+    rows, cols = map(int, size.split("x"))
+    if family == "cram":
+        return nk.Cram(rows, cols)
+    if family == "node":
+        return nk.NodeKayles(nx.grid_2d_graph(rows, cols))
+    raise SystemExit(f"unknown family {family!r}: cram or node")
+
+
+def _best(repeat: int, run):  # type: ignore[no-untyped-def]
+    best, found = float("inf"), None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        found = run()
+        best = min(best, time.perf_counter() - started)
+    return best, found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="cram:4x7,cram:5x6,node:3x14")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"# {describe()}")
+    print("board       plain s  certified s  ratio   facts   bytes (gz)  verify s  facts/s")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "c.json.gz")
+        for spec in args.boards.split(","):
+            plain, value = _best(args.repeat, lambda: _game(spec).grundy())
+            certified, proved = _best(
+                args.repeat, lambda: _game(spec).grundy(certificate=path)
+            )
+            checking, checked = _best(args.repeat, lambda: nk.verify(path))
+            assert value == proved == checked.value, (spec, value, proved, checked)
+            print(
+                f"{spec:<11} {plain:7.3f}  {certified:11.3f}  {certified / plain:5.1f}"
+                f"  {checked.facts:6}  {os.path.getsize(path):10}  {checking:8.2f}"
+                f"  {checked.facts / checking:7.0f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
