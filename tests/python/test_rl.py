@@ -497,3 +497,17 @@ def test_board_datasets_sample_balance_and_refuse_heap_options():
         rl.dataset(nk.Cram(2, 2), max_heap=3)
     with pytest.raises(ValueError, match="more than max_positions = 100"):
         rl.dataset(nk.Cram(3, 3), max_positions=100)
+
+
+def test_a_callable_opponents_move_that_ends_nothing_rewards_plus_zero():
+    # The reward after the opponent's answer is the agent's: 0.0, never -0.0 (which
+    # prints as a loss and differs under copysign), when neither move ended the game.
+    def first_legal(obs, info):
+        return int(np.flatnonzero(info["action_mask"])[0])
+
+    env = rl.NimEnv([2, 3, 4], opponent=first_legal)
+    _, info = env.reset(seed=1)
+    _, reward, over, _, _ = env.step(first_legal(None, info))
+    assert not over
+    assert reward == 0.0
+    assert math.copysign(1.0, reward) == 1.0

@@ -157,6 +157,11 @@ def test_bad_games_are_refused_with_the_reason():
         rl.GameEnv(nk.Cram(2, 2), misere="yes")
     with pytest.raises(ValueError, match="number of games"):
         rl.GameVectorEnv(0, nk.Cram(2, 2))
+    for count in (2**63, 2**64, 10**30):
+        with pytest.raises(ValueError, match=r"number of games must be below 2\*\*63"):
+            rl.GameVectorEnv(count, nk.Cram(2, 2))
+        with pytest.raises(ValueError, match=r"number of games must be below 2\*\*63"):
+            rl.NimVectorEnv(count, [1, 2])
     with pytest.raises(TypeError, match="GameEnv's alone"):
         rl.GameVectorEnv(2, nk.Cram(2, 2), opponent=lambda obs, info: 0)
     # A board with no move at all.

@@ -49,6 +49,9 @@ Labels = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.bool_]
 def _game_count(count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
         raise ValueError(f"the number of games must be an int >= 1, not {count!r}")
+    if count >= 2**63:
+        # Past what the core counts (and any machine's memory): not an OverflowError.
+        raise ValueError(f"the number of games must be below 2**63, not {count!r}")
     return int(count)
 
 
@@ -255,7 +258,8 @@ class _OneGame(gym.Env):  # type: ignore[misc,name-defined]
         if not over and self._callable is not None:
             obs, info = self._now(False)
             answer, over = self._play(self._callable(obs, info))
-            reward = -answer
+            # The opponent's reward, the agent's loss (0.0, not -0.0, when no one won).
+            reward = -answer if answer else 0.0
         self._over = over
         obs, info = self._now(False)
         return obs, reward, over, False, info
