@@ -49,14 +49,21 @@ def write(
 ) -> int:
     """Search the value of ``game`` with its certificate, write it to ``path`` and
     return the value."""
+    try:
+        _core.board_size(game._native)
+    except TypeError:
+        raise ValueError(
+            f"a certificate is made for games on boards: {game!r} is on a graph that is no "
+            "board (Node Kayles and Arc Kayles take one on networkx.grid_2d_graph(rows, "
+            "cols), vertices (row, column) from (0, 0))"
+        ) from None
     found = _with_bar(
         progress, lambda bar: _core.vertex_certificate(game._native, max_memory, bar)
     )
     if found is None:
         raise ValueError(
             f"a certificate is made for games on boards of at most 64 columns and 256 "
-            f"cells (a grid graph for Node Kayles and Arc Kayles), with values below 64: "
-            f"{game!r} is not one"
+            f"cells, whose values stay below 64: {game!r} is not one"
         )
     value, rows, cols, position, facts = found
     data: dict[str, Any] = {

@@ -32,7 +32,7 @@ A shape of at most ``SMALL`` cells is valued here by brute force.
 ...         print(e)
 Certificate error: fact 57 (shape xxxxx/xxxxx/xxxxx): its options leave it the value 1, not 5 alone
 >>> print(checked)
-verified: cram on a 3 x 5 board has Grundy value 1
+verified: cram on a 3 x 5 board, every cell in play, has Grundy value 1
 58 facts checked, each from the rules; closed forms used: 2 x n 1
 """
 
@@ -41,6 +41,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,10 +49,11 @@ from typing import Any
 SMALL = 6
 
 #: The most bytes of JSON read (a larger file is refused before it fills memory).
-MOST_BYTES = 1 << 30
+MOST_BYTES = 1 << 28
 
-#: The most cells of a certificate's board.
-MOST_CELLS = 1 << 12
+#: The most cells of a certificate's board (the most a certificate is made for): a
+#: fact has at most twice as many options.
+MOST_CELLS = 256
 
 #: The families and what a move takes: two cells side by side, or a cell and its
 #: neighbours.
@@ -77,6 +79,8 @@ class Verified:
 
     family: str
     board: tuple[int, int]
+    #: The position, its rows joined by ``/``: ``x`` a cell still in play.
+    position: str
     value: int
     facts: int
     theorems: dict[str, int] = field(default_factory=dict)
@@ -84,9 +88,14 @@ class Verified:
     def __str__(self) -> str:
         rows, cols = self.board
         used = ", ".join(f"{name} {n}" for name, n in sorted(self.theorems.items()))
+        where = (
+            "every cell in play"
+            if "-" not in self.position
+            else f"the cells in play {self.position}"
+        )
         return (
-            f"verified: {self.family} on a {rows} x {cols} board has Grundy value "
-            f"{self.value}\n{self.facts} facts checked, each from the rules"
+            f"verified: {self.family} on a {rows} x {cols} board, {where}, has Grundy "
+            f"value {self.value}\n{self.facts} facts checked, each from the rules"
             + (f"; closed forms used: {used}" if used else "")
         )
 
@@ -95,7 +104,8 @@ def verify(path: str | os.PathLike[str]) -> Verified:
     """Check the certificate at ``path`` (JSON, or JSON compressed with gzip): what it
     proves, or CertificateError naming the first fact that does not hold."""
     data = _load(path)
-    family, board, position, claimed, facts = _fields(data)
+    family, board, text, claimed, facts = _fields(data)
+    position = _shape(text, "the position", (min(board), max(board)))
     checker = _Checker(MOVES[family], facts)
     for shape in checker.order:
         checker.check(shape)
@@ -110,12 +120,7 @@ def verify(path: str | os.PathLike[str]) -> Verified:
     if value != claimed:
         raise CertificateError(f"the position's value is {value}, not {claimed} as claimed")
     theorems = {name: len(shapes) for name, shapes in checker.used.items()}
-    return Verified(family, board, value, len(checker.order), theorems)
-
-
-def shape_text(cells: Shape) -> str:
-    """A shape as its rows, ``x`` a cell: ``xx-/-xx``."""
-    return _text(cells)
+    return Verified(family, board, text, value, len(checker.order), theorems)
 
 
 def _load(path: str | os.PathLike[str]) -> Any:
@@ -131,17 +136,19 @@ def _load(path: str | os.PathLike[str]) -> Any:
                 "than a certificate this checker reads"
             )
         return json.loads(text)
-    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, ValueError, RecursionError, zlib.error) as e:
+        # ValueError: bad JSON, bad UTF-8, numbers of too many digits; RecursionError:
+        # nesting too deep; zlib.error: a damaged stream.
         raise CertificateError(f"{os.fspath(path)!r} cannot be read as one: {e}") from None
 
 
-def _fields(data: Any) -> tuple[str, tuple[int, int], Shape, int, dict[Shape, Any]]:
+def _fields(data: Any) -> tuple[str, tuple[int, int], str, int, dict[Shape, Any]]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CertificateError(f"not a {FORMAT} (no 'format' field saying so)")
     if data.get("version") != VERSION:
         raise CertificateError(f"version {data.get('version')!r}, where {VERSION} is read")
     family = data.get("family")
-    if family not in MOVES:
+    if not isinstance(family, str) or family not in MOVES:
         raise CertificateError(f"family {family!r} is none of {sorted(MOVES)}")
     board = data.get("board")
     if not (isinstance(board, list) and len(board) == 2 and all(_nat(n) for n in board)):
@@ -149,7 +156,12 @@ def _fields(data: Any) -> tuple[str, tuple[int, int], Shape, int, dict[Shape, An
     if not 0 < board[0] * board[1] <= MOST_CELLS:
         raise CertificateError(f"a board of {board[0]} x {board[1]} cells is not read")
     fits = (min(board), max(board))
-    position = _shape(data.get("position"), "the position", fits)
+    position: Any = data.get("position")
+    rows = position.split("/") if isinstance(position, str) else []
+    if len(rows) != board[0] or any(len(row) != board[1] for row in rows):
+        raise CertificateError(
+            f"the position {position!r} is not the board's {board[0]} rows of {board[1]}"
+        )
     claimed: Any = data.get("value")
     if not _nat(claimed):
         raise CertificateError(f"value {claimed!r} is not a Grundy value")
@@ -171,7 +183,7 @@ def _fields(data: Any) -> tuple[str, tuple[int, int], Shape, int, dict[Shape, An
         if shape in facts:
             raise CertificateError(f"fact {i}: shape {_text(shape)} is stated twice")
         facts[shape] = (i, value, frozenset(nots), entry[0])
-    return str(family), (board[0], board[1]), position, int(claimed), facts
+    return family, (board[0], board[1]), position, int(claimed), facts
 
 
 def _nat(n: Any) -> bool:
@@ -184,6 +196,8 @@ def _shape(text: Any, what: str, fits: tuple[int, int]) -> Shape:
     if not isinstance(text, str) or not text or set(text) - set("x-/"):
         raise CertificateError(f"{what}: {text!r} is not a shape (rows of x and -, /)")
     rows = text.split("/")
+    if "x" not in text and what != "the position":
+        raise CertificateError(f"{what}: {text!r} has no cell")
     size = sorted((len(rows), max(map(len, rows))))
     if size[0] > fits[0] or size[1] > fits[1]:
         raise CertificateError(f"{what}: {text!r} does not fit on the board")
@@ -428,23 +442,57 @@ class _Checker:
                 loose.append(frozenset(n ^ known for n in self.facts[unknown[0]][2]))
             else:
                 loose.append(frozenset())
-        # An option known to be k serves k and nothing else: each value without one
-        # is matched to a loose option by Kuhn's augmenting paths.
-        holder: dict[int, int] = {}
-
-        def place(k: int, tried: set[int]) -> bool:
-            for i, lacks in enumerate(loose):
-                if i not in tried and k not in lacks:
-                    tried.add(i)
-                    if i not in holder or place(holder[i], tried):
-                        holder[i] = k
-                        return True
-            return False
-
-        most = 0
-        while most < len(options) and (most in exact or place(most, set())):
-            most += 1
+        most = _matched(exact, loose, len(options))
         return {g for g in range(most + 1) if g not in exact}
+
+
+def _matched(exact: set[int], loose: list[frozenset[int]], count: int) -> int:
+    """The largest g <= ``count`` such that 0 .. g - 1 can each be given an option of
+    its own: one known to have it (``exact``), or a loose one that may have it (each
+    loose option given by the values it cannot have)."""
+    # An option known to be k serves k and nothing else: each value without one
+    # is matched to a loose option, a free one if any takes it, else by an
+    # augmenting path (Kuhn's), searched without recursion.
+    holder: list[int | None] = [None] * len(loose)
+
+    def place(k: int) -> bool:
+        free = next((i for i, h in enumerate(holder) if h is None and k not in loose[i]), None)
+        if free is not None:
+            holder[free] = k
+            return True
+        # Depth-first from k: frame d holds a value and the next option to try;
+        # path[d] is the option frame d gave its value, whose old value frame
+        # d + 1 places. A free option ends the path: each takes its frame's value.
+        seen = [False] * len(loose)
+        frames = [[k, 0]]
+        path: list[int] = []
+        while frames:
+            frame = frames[-1]
+            value, start = frame
+            found = next(
+                (i for i in range(start, len(loose)) if not seen[i] and value not in loose[i]),
+                None,
+            )
+            if found is None:
+                frames.pop()
+                if path:
+                    path.pop()
+                continue
+            seen[found] = True
+            frame[1] = found + 1
+            path.append(found)
+            held = holder[found]
+            if held is None:
+                for d, option in enumerate(path):
+                    holder[option] = frames[d][0]
+                return True
+            frames.append([held, 0])
+        return False
+
+    most = 0
+    while most < count and (most in exact or place(most)):
+        most += 1
+    return most
 
 
 def _listed(values: set[int] | frozenset[int]) -> str:

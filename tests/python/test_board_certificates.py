@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gzip
+import itertools
 import json
 import random
 import subprocess
@@ -123,6 +124,17 @@ def test_missing_facts_and_a_wrong_root_are_caught(tmp_path):
         nk.verify(path)
 
 
+def test_what_is_verified_names_the_position(tmp_path):
+    # A certificate of a board with cells filled says which: the value is the
+    # position's, not the empty board's.
+    value, path, _ = _certified(tmp_path, nk.Cram(["...", "...", ".#.", "...", "..."]))
+    checked = nk.verify(path)
+    assert checked.value == value
+    assert checked.board == (3, 5)
+    assert checked.position == "xxxxx/xx-xx/xxxxx"
+    assert "the cells in play xxxxx/xx-xx/xxxxx, has Grundy value" in str(checked)
+
+
 def test_a_fact_against_a_closed_form_is_caught(tmp_path):
     # The 4 x 4 board is mapped onto itself by the half-turn: value 0 by a theorem
     # the checker states itself; a fact saying otherwise is refused.
@@ -143,9 +155,13 @@ def test_a_fact_against_a_closed_form_is_caught(tmp_path):
         (lambda d: d.update(family="go"), "family 'go'"),
         (lambda d: d.update(board=[3]), r"board \[3\]"),
         (lambda d: d.update(board=[100, 100]), "100 x 100 cells is not read"),
-        (lambda d: d.update(position="x" * 6), "does not fit on the board"),
+        (lambda d: d.update(position="x" * 6), "is not the board's 3 rows of 5"),
         (lambda d: d["facts"].append(["x/x/x/x/x/x", 0, []]), "does not fit on the board"),
-        (lambda d: d.update(position="xx?"), "the position: 'xx\\?' is not a shape"),
+        (lambda d: d.update(position="xxxxx/xxxxx/xxxx?"), "the position: .* is not a shape"),
+        (lambda d: d.update(position="x"), "the position 'x' is not the board's 3 rows of 5"),
+        (lambda d: d.update(family=["cram"]), r"family \['cram'\]"),
+        (lambda d: d["facts"].append(["-", 0, []]), "'-' has no cell"),
+        (lambda d: d["facts"].append(["/", 0, []]), "'/' has no cell"),
         (lambda d: d.update(value=-1), "value -1"),
         (lambda d: d.update(facts={}), "'facts' is not a list"),
         (lambda d: d["facts"].append([1, 2]), "is not \\[shape"),
@@ -164,7 +180,16 @@ def test_malformed_certificates_are_refused_clearly(tmp_path, change, message):
 
 
 def test_unreadable_files_are_refused(tmp_path):
-    for content in (b"", b"\x1f\x8b garbage", b"\xff\xfe", b"[1, 2"):
+    bad = (
+        b"",
+        b"\x1f\x8b garbage",
+        b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x07" + bytes(64),  # a damaged stream
+        b"\xff\xfe",
+        b"[1, 2",
+        b"[" * 100_000,  # nested past the parser's recursion
+        b'{"value": ' + b"9" * 5000 + b"}",  # more digits than int() takes
+    )
+    for content in bad:
         (tmp_path / "bad").write_bytes(content)
         with pytest.raises(nk.CertificateError, match="cannot be read as one"):
             nk.verify(tmp_path / "bad")
@@ -219,13 +244,15 @@ def test_the_command_line_writes_and_verifies(tmp_path):
     assert "nimkit verify" in made.stdout
     checked = subprocess.run([*run, "verify", str(path)], capture_output=True, text=True)
     assert checked.returncode == 0
-    assert checked.stdout.startswith("verified: cram on a 3 x 5 board has Grundy value 1")
+    assert checked.stdout.startswith(
+        "verified: cram on a 3 x 5 board, every cell in play, has Grundy value 1"
+    )
     data = json.loads(path.read_text())
     data["facts"][-1][1] += 1
     path.write_text(json.dumps(data))
     failed = subprocess.run([*run, "verify", str(path)], capture_output=True, text=True)
     assert failed.returncode == 1
-    assert f"fact {len(data['facts']) - 1} (shape" in failed.stdout
+    assert f"fact {len(data['facts']) - 1} (shape" in failed.stderr
 
 
 def test_the_checker_shares_nothing_with_the_search():
@@ -239,4 +266,28 @@ def test_the_checker_shares_nothing_with_the_search():
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, "a relative import"
             imported.add(node.module)
-    assert imported == {"__future__", "gzip", "json", "os", "dataclasses", "typing"}
+    assert imported == {"__future__", "gzip", "json", "os", "zlib", "dataclasses", "typing"}
+
+
+def test_the_matching_equals_a_brute_force():
+    # How many values 0 .. g - 1 the options can take one each, against every
+    # assignment of values to options (random small instances).
+    rng = random.Random(3)
+    for _ in range(300):
+        count = rng.randint(0, 6)
+        kinds = [rng.random() < 0.4 for _ in range(count)]
+        exact = [rng.randint(0, 4) for _ in range(count)]
+        loose = [frozenset(rng.sample(range(6), rng.randint(0, 4))) for _ in range(count)]
+        exact_set = {v for v, is_exact in zip(exact, kinds, strict=True) if is_exact}
+        loose_list = [s for s, is_exact in zip(loose, kinds, strict=True) if not is_exact]
+        allowed = [
+            [v] if is_exact else [x for x in range(count + 1) if x not in s] + [99]
+            for v, s, is_exact in zip(exact, loose, kinds, strict=True)
+        ]
+        best = 0
+        for values in itertools.product(*allowed) if count else [()]:
+            g = 0
+            while g in values:
+                g += 1
+            best = max(best, min(g, count))
+        assert checker._matched(exact_set, loose_list, count) == best, (allowed,)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -238,7 +239,7 @@ def _verify(path: str) -> int:
     try:
         print(verify(path))
     except CertificateError as err:
-        print(f"nimkit verify: {err}")
+        print(f"nimkit verify: {err}", file=sys.stderr)
         return 1
     return 0
 
