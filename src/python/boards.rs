@@ -75,7 +75,13 @@ pub fn board_size(game: PyRef<'_, PyNativeGame>) -> PyResult<(usize, usize)> {
 /// A certificate as Python reads it: the value, the board's rows and columns, the
 /// position's cells, and the facts: each component's cells, its value if found, and
 /// the values below 64 it was shown not to have (bits).
-type Proved = (u32, usize, usize, Vec<u16>, Vec<(Vec<u16>, Option<u32>, u64)>);
+type Proved = (
+    u32,
+    usize,
+    usize,
+    Vec<u16>,
+    Vec<(Vec<u16>, Option<u32>, u64)>,
+);
 
 /// The normal-play value of a game on a board with what proves it
 /// (`Deletion::certificate`): `(value, rows, cols, position, facts)`, the position
