@@ -52,9 +52,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "c.json.gz")
         for spec in args.boards.split(","):
-            plain, value = _best(args.repeat, lambda: _game(spec).grundy())
+            plain, value = _best(args.repeat, lambda spec=spec: _game(spec).grundy())
             certified, proved = _best(
-                args.repeat, lambda: _game(spec).grundy(certificate=path)
+                args.repeat, lambda spec=spec: _game(spec).grundy(certificate=path)
             )
             checking, checked = _best(args.repeat, lambda: nk.verify(path))
             assert value == proved == checked.value, (spec, value, proved, checked)
