@@ -16,6 +16,7 @@
 use std::hash::Hasher;
 
 use rustc_hash::{FxHashSet, FxHasher};
+use smallvec::{smallvec, SmallVec};
 
 use super::code::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
 use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
@@ -26,6 +27,9 @@ const SHARED_TOKEN: u8 = 4;
 
 /// The most writings tried for ties (states met again counted as writings).
 const TRIES: usize = 128;
+
+/// The second state hash's seed (any word other than the first's zero).
+const SECOND_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The canonical code of `land`, appended to `out`.
 pub fn key(land: &Land, out: &mut Vec<u8>) {
@@ -38,6 +42,7 @@ pub fn key(land: &Land, out: &mut Vec<u8>) {
         best: None,
         tries: 0,
         seen: FxHashSet::default(),
+        branched: false,
     };
     writer.regions(&Names::new(SHARED));
     out.extend_from_slice(&writer.best.expect("a land is written at least once"));
@@ -51,7 +56,12 @@ struct Form {
     images: Vec<Image>,
 }
 
-type Image = Vec<(Vec<u8>, Vec<Mark>, Vec<usize>)>;
+type Image = Vec<(Bytes, Bytes, Places)>;
+
+/// A boundary's or a piece of code's bytes: most are short, and kept inline.
+type Bytes = SmallVec<[u8; 16]>;
+/// Places in a boundary or list: most lists are short, and kept inline.
+type Places = SmallVec<[usize; 4]>;
 
 /// The regions' forms, a letter joining two regions told apart by the form of the
 /// other, refined until no more regions are told apart (as colour refinement does
@@ -109,12 +119,12 @@ impl Form {
                 .boundaries
                 .iter()
                 .map(|b| {
-                    let marks: Vec<Mark> = if mirror {
+                    let marks: Bytes = if mirror {
                         b.iter().rev().copied().collect()
                     } else {
-                        b.clone()
+                        b.iter().copied().collect()
                     };
-                    let tokens: Vec<u8> = marks.iter().map(|&m| token(m)).collect();
+                    let tokens: Bytes = marks.iter().map(|&m| token(m)).collect();
                     let (least, starts) = least_rotations(&tokens);
                     (least, marks, starts)
                 })
@@ -178,10 +188,10 @@ fn token(mark: Mark, twice: &[bool; 256]) -> u8 {
 }
 
 /// The least rotation of a sequence, and every start that gives it.
-fn least_rotations(seq: &[u8]) -> (Vec<u8>, Vec<usize>) {
+fn least_rotations(seq: &[u8]) -> (Bytes, Places) {
     let n = seq.len();
     let rotation = |s: usize| seq[s..].iter().chain(&seq[..s]);
-    let mut starts = vec![0];
+    let mut starts: Places = smallvec![0];
     for s in 1..n {
         match rotation(s).cmp(rotation(starts[0])) {
             std::cmp::Ordering::Less => {
@@ -195,27 +205,31 @@ fn least_rotations(seq: &[u8]) -> (Vec<u8>, Vec<usize>) {
     (rotation(starts[0]).copied().collect(), starts)
 }
 
-/// Names given to letters so far: codes from `first` in order of naming.
-#[derive(Clone)]
+/// Names given to letters so far: codes from `first` in order of naming, the marks
+/// kept in that order (a region names few letters: small to copy, hash and compare).
+#[derive(Clone, PartialEq, Eq)]
 struct Names {
-    names: [u8; 256],
-    next: u8,
+    first: u8,
+    order: SmallVec<[Mark; 24]>,
 }
 
 impl Names {
     fn new(first: u8) -> Names {
         Names {
-            names: [0; 256],
-            next: first,
+            first,
+            order: SmallVec::new(),
         }
     }
 
     fn name(&mut self, mark: Mark) -> u8 {
-        if self.names[mark as usize] == 0 {
-            self.names[mark as usize] = self.next;
-            self.next += 1;
-        }
-        self.names[mark as usize]
+        let at = match self.order.iter().position(|&m| m == mark) {
+            Some(at) => at,
+            None => {
+                self.order.push(mark);
+                self.order.len() - 1
+            }
+        };
+        self.first + at as u8
     }
 }
 
@@ -233,6 +247,8 @@ struct Writer {
     /// differ only by a region's mirror image or rotation, and name its letters
     /// alike, were each written out and used up the tries.
     seen: FxHashSet<(u64, u64)>,
+    /// Whether a second way has been taken anywhere yet.
+    branched: bool,
 }
 
 impl Writer {
@@ -245,15 +261,18 @@ impl Writer {
         shared: &Names,
         within: Option<(usize, usize, &[usize], &Names)>,
     ) -> bool {
-        let mut fx = FxHasher::default();
-        let mut sip = std::collections::hash_map::DefaultHasher::new();
-        for h in [&mut fx as &mut dyn Hasher, &mut sip] {
+        if !self.branched {
+            return true; // one way so far: no state can be met twice
+        }
+        let mut hashes = [FxHasher::default(), FxHasher::default()];
+        hashes[1].write_u64(SECOND_SEED);
+        for h in &mut hashes {
             h.write(&self.code);
             h.write_usize(usize::MAX);
             for &d in &self.done {
                 h.write_u8(u8::from(d));
             }
-            h.write(&shared.names);
+            h.write(&shared.order);
             if let Some((r, image, left, local)) = within {
                 h.write_usize(r);
                 h.write_usize(image);
@@ -261,10 +280,10 @@ impl Writer {
                 for &b in left {
                     h.write_usize(b);
                 }
-                h.write(&local.names);
+                h.write(&local.order);
             }
         }
-        let first = self.seen.insert((fx.finish(), sip.finish()));
+        let first = self.seen.insert((hashes[0].finish(), hashes[1].finish()));
         // A state met again costs a try, as the writing it stands for would: the
         // work for one land stays bounded as before.
         self.tries += usize::from(!first);
@@ -295,13 +314,13 @@ impl Writer {
             self.tries += 1;
             return;
         };
-        let mut least: Option<Vec<u8>> = None;
+        let mut least: Option<Bytes> = None;
         let mut starts: Vec<(usize, usize, Way)> = Vec::new();
         for r in (first..self.forms.len())
             .filter(|&i| !self.done[i] && self.forms[i].tokens == self.forms[first].tokens)
         {
             for (i, image) in self.forms[r].images.iter().enumerate() {
-                let left: Vec<usize> = (0..image.len()).collect();
+                let left: Places = (0..image.len()).collect();
                 let (code, ways) = least_ways(image, &left, &Names::new(LOCAL), shared);
                 match least.as_ref().map(|c| code.cmp(c)) {
                     Some(std::cmp::Ordering::Greater) => continue,
@@ -316,6 +335,7 @@ impl Writer {
         }
         let code = least.expect("a region is left");
         let mark = self.code.len();
+        self.branched |= starts.len() > 1;
         for (n, (r, image, (k, local, names))) in starts.into_iter().enumerate() {
             if n > 0 && self.tries >= TRIES {
                 break;
@@ -325,7 +345,7 @@ impl Writer {
                 self.code.push(REGION_END);
             }
             self.code.extend_from_slice(&code);
-            let mut left: Vec<usize> = (0..self.forms[r].images[image].len()).collect();
+            let mut left: Places = (0..self.forms[r].images[image].len()).collect();
             left.remove(k);
             self.boundaries(r, image, left, &local, &names);
             self.code.truncate(mark);
@@ -335,14 +355,7 @@ impl Writer {
 
     /// The boundaries `left` of image `image` of region `r` (one written already),
     /// the ties that write the least code next each tried.
-    fn boundaries(
-        &mut self,
-        r: usize,
-        image: usize,
-        left: Vec<usize>,
-        local: &Names,
-        shared: &Names,
-    ) {
+    fn boundaries(&mut self, r: usize, image: usize, left: Places, local: &Names, shared: &Names) {
         if !self.hopeful() {
             return;
         }
@@ -354,6 +367,7 @@ impl Writer {
         }
         let (code, ways) = least_ways(&self.forms[r].images[image], &left, local, shared);
         let mark = self.code.len();
+        self.branched |= ways.len() > 1;
         for (n, (k, l, g)) in ways.into_iter().enumerate() {
             if n > 0 && self.tries >= TRIES {
                 break;
@@ -375,11 +389,12 @@ type Way = (usize, Names, Names);
 /// Of the boundaries `left` of an image tied with the first (the least form), the
 /// least code one of them writes next with the names so far, and every way to
 /// write it (ways that name every letter alike are one).
-fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (Vec<u8>, Vec<Way>) {
+fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (Bytes, Vec<Way>) {
     let twice = twice_of(image);
     let first = left[0];
-    let mut least: Option<Vec<u8>> = None;
+    let mut least: Option<Bytes> = None;
     let mut ways: Vec<Way> = Vec::new();
+    let mut code = Bytes::new();
     for (k, &b) in left.iter().enumerate() {
         if image[b].0 != image[first].0 {
             break;
@@ -387,27 +402,21 @@ fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (
         let marks = &image[b].1;
         for &s in &image[b].2 {
             let (mut l, mut g) = (local.clone(), shared.clone());
-            let code: Vec<u8> = marks[s..]
-                .iter()
-                .chain(&marks[..s])
-                .map(|&m| match m {
-                    m if !is_letter(m) => m,
-                    m if twice[m as usize] => l.name(m),
-                    m => g.name(m),
-                })
-                .collect();
+            code.clear();
+            code.extend(marks[s..].iter().chain(&marks[..s]).map(|&m| match m {
+                m if !is_letter(m) => m,
+                m if twice[m as usize] => l.name(m),
+                m => g.name(m),
+            }));
             match least.as_ref().map(|c| code.cmp(c)) {
                 Some(std::cmp::Ordering::Greater) => continue,
                 Some(std::cmp::Ordering::Equal) => {}
                 _ => {
-                    least = Some(code);
+                    least = Some(code.clone());
                     ways.clear();
                 }
             }
-            if !ways
-                .iter()
-                .any(|w| w.1.names == l.names && w.2.names == g.names)
-            {
+            if !ways.iter().any(|w| w.1 == l && w.2 == g) {
                 ways.push((k, l, g));
             }
         }

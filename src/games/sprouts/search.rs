@@ -81,13 +81,21 @@ fn known(code: &[u8]) -> Option<u32> {
 
 /// The options of lands met lately: searches ask a land's options again and again
 /// (for each question about it, in normal play; beside every other part, in misère
-/// play), and they cost far more to make than a board's. A bounded cache, emptied
-/// when full.
+/// play), and they cost far more to make than a board's. A cache bounded by the
+/// bytes it holds, emptied when full.
 #[derive(Debug, Default)]
-pub struct Recent(FxHashMap<Code, Arc<[Code]>>);
+pub struct Recent {
+    options: FxHashMap<Code, Arc<[Code]>>,
+    bytes: usize,
+}
 
-/// The most lands whose options `Recent` keeps.
-const RECENT: usize = 1 << 14;
+/// The most bytes `Recent` holds (its lands, their options and their boxes, counted
+/// roughly): 6-spot searches meet about 17,000 lands, which a bound of 16,384 lands
+/// made it forget and list again, a quarter of the time.
+const RECENT_BYTES: usize = 64 << 20;
+
+/// What an entry of `Recent` costs beside its bytes of code: its boxes and slot.
+const ENTRY_BYTES: usize = 64;
 
 impl Recent {
     pub fn options(&mut self, land: &[u8]) -> Arc<[Code]> {
@@ -100,14 +108,22 @@ impl Recent {
     }
 
     fn get(&self, land: &[u8]) -> Option<Arc<[Code]>> {
-        self.0.get(land).map(Arc::clone)
+        self.options.get(land).map(Arc::clone)
     }
 
     fn keep(&mut self, land: &[u8], options: &Arc<[Code]>) {
-        if self.0.len() == RECENT {
-            self.0.clear();
+        let bytes = ENTRY_BYTES
+            + land.len()
+            + options
+                .iter()
+                .map(|o| o.len() + std::mem::size_of::<Code>())
+                .sum::<usize>();
+        if self.bytes + bytes > RECENT_BYTES {
+            self.options.clear();
+            self.bytes = 0;
         }
-        self.0.insert(land.into(), Arc::clone(options));
+        self.bytes += bytes;
+        self.options.insert(land.into(), Arc::clone(options));
     }
 }
 
