@@ -82,6 +82,17 @@ def test_six_spots_published_outcomes() -> None:
     assert game.outcome(misere=True) == Outcome.N
 
 
+@pytest.mark.research
+@pytest.mark.record
+def test_seven_spots_published_outcomes() -> None:
+    # Normal play a loss (7 mod 6 = 1); misère play a loss too (OEIS A164950, for
+    # n = 1..20: 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0).
+    # About 1.5 and 9 minutes on the release build (the Sprouts guide's table).
+    game = nk.Sprouts(7)
+    assert game.outcome() == Outcome.P
+    assert game.outcome(misere=True) == Outcome.P
+
+
 def test_strings_round_trip_and_games_pickle() -> None:
     game = nk.Sprouts("0*2.1a1a")
     again = nk.Sprouts(str(game))

@@ -1,0 +1,81 @@
+"""The n-spot games of Sprouts: nimkit's outcome against SPOTS (Čížek, Balko and Schmid
+2025, ``cizektom/spots``), the fastest published solver, on one thread.
+
+    python benches/sprouts.py [--spots 7] [--spots-python PATH] [--misere]
+
+Each n-spot game is solved in a fresh process, by ``nk.Sprouts(n).outcome()`` (normal
+play) and, given the Python of an environment where SPOTS is installed, by its
+sequential depth-first proof-number search (``spots._cpp.DfpnSolver_Sprouts``, its
+command line's defaults: a table of 100,000 entries, no heuristics, seed 0; it keeps
+nothing between processes). The script prints each wall time of the solving alone (not
+the start of Python), their ratio, and checks both outcomes against the published
+one: the first player wins iff n mod 6 is 3, 4 or 5 (Applegate, Jacobson and Sleator
+1991; Lemoine and Viennot, to 44 spots). ``--misere`` adds nimkit's misère outcome
+(SPOTS plays normal play only). SPOTS builds offline from its snapshot with
+``pip install cmake ninja pybind11==2.13.1`` and then
+``CMAKE_ARGS="-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS -Dpybind11_DIR=$(python -m
+pybind11 --cmakedir)" pip install --no-build-isolation PATH_TO_SPOTS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+from _cpu import describe
+
+_NIMKIT = """
+import sys, time
+import nimkit as nk
+n, misere = int(sys.argv[1]), sys.argv[2] == "misere"
+started = time.perf_counter()
+outcome = nk.Sprouts(n).outcome(misere=misere)
+print(outcome.name, time.perf_counter() - started)
+"""
+
+_SPOTS = """
+import sys, time
+import spots._cpp as spots
+solver = spots.DfpnSolver_Sprouts(False, False, 100_000, 0)
+started = time.perf_counter()
+outcome = solver.solve("0*" + sys.argv[1], 0)
+print("N" if outcome.is_win() else "P", time.perf_counter() - started)
+"""
+
+
+def _run(python: str, script: str, *args: str) -> tuple[str, float]:
+    out = subprocess.run(
+        [python, "-c", script, *args], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return out[0], float(out[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spots", type=int, default=7, help="the most spots (default 7)")
+    parser.add_argument("--spots-python", help="a Python where SPOTS is installed")
+    parser.add_argument("--misere", action="store_true", help="also nimkit's misère outcome")
+    args = parser.parse_args()
+    print(f"# {describe()}")
+    header = "spots  outcome  nimkit s   SPOTS s   nimkit/SPOTS"
+    print(header + "  misère  nimkit s" * args.misere)
+    for n in range(1, args.spots + 1):
+        published = "N" if n % 6 in (3, 4, 5) else "P"
+        outcome, ours = _run(sys.executable, _NIMKIT, str(n), "normal")
+        assert outcome == published, (n, outcome, published)
+        line = f"{n:5}  {outcome:7}  {ours:8.3f}"
+        if args.spots_python:
+            theirs_outcome, theirs = _run(args.spots_python, _SPOTS, str(n))
+            assert theirs_outcome == published, (n, theirs_outcome, published)
+            line += f"  {theirs:8.3f}  {ours / max(theirs, 1e-6):12.1f}"
+        else:
+            line += f"  {'-':>8}  {'-':>12}"
+        if args.misere:
+            misere, time_misere = _run(sys.executable, _NIMKIT, str(n), "misere")
+            line += f"  {misere:6}  {time_misere:8.3f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
