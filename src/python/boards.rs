@@ -106,10 +106,13 @@ pub fn vertex_certificate(
         }
     };
     let found = py.detach(|| engine.certificate(&played, budget, &report));
-    Ok(super::errors::unless_stopped(found)?.map(|c| {
-        let facts = c.facts.into_iter().map(|f| (f.cells, f.value, f.not));
-        (c.value, c.rows, c.cols, c.position, facts.collect())
-    }))
+    let Some(c) = super::errors::unless_stopped(found)? else {
+        return Ok(None);
+    };
+    // As many facts as the core held: this copy's room is asked for too (MemoryError).
+    let mut facts = alloc::with_capacity(c.facts.len())?;
+    facts.extend(c.facts.into_iter().map(|f| (f.cells, f.value, f.not)));
+    Ok(Some((c.value, c.rows, c.cols, c.position, facts)))
 }
 
 /// The normal-play value of a game on a graph or board (or of the vertices `cells`
