@@ -19,7 +19,7 @@ use rustc_hash::{FxHashSet, FxHasher};
 use smallvec::{smallvec, SmallVec};
 
 use super::code::{BOUNDARY_END, LOCAL, REGION_END, SHARED};
-use super::land::{is_letter, Land, Mark, Region, FRESH, ONE, TWO};
+use super::land::{is_letter, Land, Letters, Mark, Region, FRESH, ONE, TWO};
 
 /// A mark with its letter abstracted: a letter met twice in the region, or not.
 const LOCAL_TOKEN: u8 = 3;
@@ -54,6 +54,8 @@ pub fn key(land: &Land, out: &mut Vec<u8>) {
 struct Form {
     tokens: Vec<u8>,
     images: Vec<Image>,
+    /// The letters the region meets twice (named within it).
+    twice: Letters,
 }
 
 type Image = Vec<(Bytes, Bytes, Places)>;
@@ -80,7 +82,7 @@ fn refined(land: &Land) -> Vec<Form> {
             }
         }
     }
-    let twice: Vec<[bool; 256]> = land.regions.iter().map(twice).collect();
+    let twice: Vec<Letters> = land.regions.iter().map(twice).collect();
     let mut kind = vec![0u8; n];
     let mut kinds = 1;
     loop {
@@ -89,7 +91,7 @@ fn refined(land: &Land) -> Vec<Form> {
             .iter()
             .enumerate()
             .map(|(r, region)| {
-                Form::of(region, &|m| match token(m, &twice[r]) {
+                Form::of(region, twice[r], &|m| match token(m, &twice[r]) {
                     SHARED_TOKEN => {
                         let [a, b] = places[m as usize];
                         SHARED_TOKEN + kind[if a == r { b } else { a }]
@@ -113,7 +115,7 @@ fn refined(land: &Land) -> Vec<Form> {
 }
 
 impl Form {
-    fn of(region: &Region, token: &dyn Fn(Mark) -> u8) -> Form {
+    fn of(region: &Region, twice: Letters, token: &dyn Fn(Mark) -> u8) -> Form {
         let image = |mirror: bool| -> Image {
             let mut boundaries: Image = region
                 .boundaries
@@ -122,7 +124,7 @@ impl Form {
                     let marks: Bytes = if mirror {
                         b.iter().rev().copied().collect()
                     } else {
-                        b.iter().copied().collect()
+                        Bytes::from_slice(b)
                     };
                     let tokens: Bytes = marks.iter().map(|&m| token(m)).collect();
                     let (least, starts) = least_rotations(&tokens);
@@ -148,10 +150,12 @@ impl Form {
             std::cmp::Ordering::Less => Form {
                 tokens: ta,
                 images: vec![a],
+                twice,
             },
             std::cmp::Ordering::Greater => Form {
                 tokens: tb,
                 images: vec![b],
+                twice,
             },
             // Symmetric: both images tried only if the region has letters to name.
             std::cmp::Ordering::Equal
@@ -160,29 +164,33 @@ impl Form {
                 Form {
                     tokens: ta,
                     images: vec![a, b],
+                    twice,
                 }
             }
             std::cmp::Ordering::Equal => Form {
                 tokens: ta,
                 images: vec![a],
+                twice,
             },
         }
     }
 }
 
 /// Which letters of `region` it meets twice.
-fn twice(region: &Region) -> [bool; 256] {
-    let mut count = [0u8; 256];
+fn twice(region: &Region) -> Letters {
+    let (mut once, mut twice) = (Letters::default(), Letters::default());
     for &m in region.boundaries.iter().flatten() {
-        count[m as usize] = count[m as usize].saturating_add(1);
+        if is_letter(m) && !once.insert(m) {
+            twice.insert(m);
+        }
     }
-    count.map(|c| c >= 2)
+    twice
 }
 
-fn token(mark: Mark, twice: &[bool; 256]) -> u8 {
+fn token(mark: Mark, twice: &Letters) -> u8 {
     match mark {
         FRESH | ONE | TWO => mark,
-        m if twice[m as usize] => LOCAL_TOKEN,
+        m if twice.contains(m) => LOCAL_TOKEN,
         _ => SHARED_TOKEN,
     }
 }
@@ -321,7 +329,8 @@ impl Writer {
         {
             for (i, image) in self.forms[r].images.iter().enumerate() {
                 let left: Places = (0..image.len()).collect();
-                let (code, ways) = least_ways(image, &left, &Names::new(LOCAL), shared);
+                let twice = &self.forms[r].twice;
+                let (code, ways) = least_ways(image, twice, &left, &Names::new(LOCAL), shared);
                 match least.as_ref().map(|c| code.cmp(c)) {
                     Some(std::cmp::Ordering::Greater) => continue,
                     Some(std::cmp::Ordering::Equal) => {}
@@ -365,7 +374,8 @@ impl Writer {
         if !self.first_met(shared, Some((r, image, &left, local))) {
             return;
         }
-        let (code, ways) = least_ways(&self.forms[r].images[image], &left, local, shared);
+        let form = &self.forms[r];
+        let (code, ways) = least_ways(&form.images[image], &form.twice, &left, local, shared);
         let mark = self.code.len();
         self.branched |= ways.len() > 1;
         for (n, (k, l, g)) in ways.into_iter().enumerate() {
@@ -389,8 +399,13 @@ type Way = (usize, Names, Names);
 /// Of the boundaries `left` of an image tied with the first (the least form), the
 /// least code one of them writes next with the names so far, and every way to
 /// write it (ways that name every letter alike are one).
-fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (Bytes, Vec<Way>) {
-    let twice = twice_of(image);
+fn least_ways(
+    image: &Image,
+    twice: &Letters,
+    left: &[usize],
+    local: &Names,
+    shared: &Names,
+) -> (Bytes, Vec<Way>) {
     let first = left[0];
     let mut least: Option<Bytes> = None;
     let mut ways: Vec<Way> = Vec::new();
@@ -405,7 +420,7 @@ fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (
             code.clear();
             code.extend(marks[s..].iter().chain(&marks[..s]).map(|&m| match m {
                 m if !is_letter(m) => m,
-                m if twice[m as usize] => l.name(m),
+                m if twice.contains(m) => l.name(m),
                 m => g.name(m),
             }));
             match least.as_ref().map(|c| code.cmp(c)) {
@@ -422,13 +437,4 @@ fn least_ways(image: &Image, left: &[usize], local: &Names, shared: &Names) -> (
         }
     }
     (least.expect("a boundary is left"), ways)
-}
-
-/// Which letters an image of a region meets twice.
-fn twice_of(image: &Image) -> [bool; 256] {
-    let mut count = [0u8; 256];
-    for &m in image.iter().flat_map(|b| &b.1) {
-        count[m as usize] = count[m as usize].saturating_add(1);
-    }
-    count.map(|c| c >= 2)
 }
