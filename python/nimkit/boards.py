@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, board_certificate, board_checkpoint
+from . import _core, board_certificate, board_checkpoint, cluster
 from ._progress import Counter, counter
 from .games import ImpartialGame, _with_bar
 from .outcome import Outcome
@@ -166,6 +166,7 @@ class _Deleting(ImpartialGame):
         every: float = 600.0,
         evict: bool = False,
         certificate: str | os.PathLike[str] | None = None,
+        client: Any = None,
     ) -> int:
         """The Grundy value in normal play. ``checkpoint``: a directory where the
         search saves what it learned every ``every`` seconds, on Ctrl-C, past
@@ -177,7 +178,9 @@ class _Deleting(ImpartialGame):
         on within the bound (its own stack does not fit, or, on several threads,
         five rounds in a row keep nothing new). ``certificate``: a file where the
         value is written with what proves it, for ``nimkit.verify`` to check (games
-        on boards; see ``nimkit.board_certificate``).
+        on boards; see ``nimkit.board_certificate``). ``client``: a
+        ``distributed.Client`` whose cluster answers the search's questions (see
+        ``nimkit.cluster``; ``checkpoint`` then keeps their answers).
 
         >>> Cram(4, 5).grundy(max_memory="64 MiB")
         2
@@ -185,6 +188,21 @@ class _Deleting(ImpartialGame):
         1
         """
         memory = _evicting(max_memory, evict)
+        if client is not None:
+            if certificate is not None:
+                raise ValueError(
+                    "a certificate is written by a search in one process, not on a cluster"
+                )
+            return cluster.solve(
+                self,
+                client,
+                False,
+                checkpoint=checkpoint,
+                every=every,
+                progress=progress,
+                max_memory=memory,
+                evict=evict,
+            )
         if certificate is not None:
             if checkpoint is not None or evict:
                 raise ValueError(
@@ -208,17 +226,38 @@ class _Deleting(ImpartialGame):
         *,
         max_memory: Memory = None,
         evict: bool = False,
+        client: Any = None,
+        depth: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
     ) -> Outcome:
         """P or N in normal or misère play, the search bounded by ``max_memory``.
         ``evict``: past the bound, room is made as ``grundy`` makes it in normal
         play; in misère play the outcomes of the positions of the fewest vertices are
         dropped and the search goes on where it is (MemoryError only if the search's
-        own stack does not fit).
+        own stack does not fit). ``client``, ``checkpoint``: searched on a Dask
+        cluster, as ``grundy`` is, misère play over the top ``depth`` moves (2 if
+        None; ``nimkit.cluster``).
 
         >>> Cram(4, 6).outcome(misere=True, max_memory="256 KiB", evict=True)
         Outcome.P
         """
         memory = _evicting(max_memory, evict)
+        if client is not None:
+            return cluster.outcome(
+                self,
+                client,
+                misere,
+                depth=depth,
+                checkpoint=checkpoint,
+                progress=progress,
+                max_memory=memory,
+                evict=evict,
+            )
+        if checkpoint is not None:
+            raise ValueError(
+                "outcome keeps a checkpoint on a cluster only (client=); "
+                "grundy(checkpoint=) saves a search in one process"
+            )
         return _with_bar(
             progress,
             lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
@@ -547,6 +586,7 @@ def cram_table(
     checkpoint: str | os.PathLike[str] | None = None,
     every: float = 600.0,
     evict: bool = False,
+    client: Any = None,
 ) -> list[int]:
     """The Grundy values of the ``rows`` x n Cram rectangles for n = 1 to ``max_cols``,
     searched on one board so that every shape is met once for the whole row (a
@@ -557,7 +597,10 @@ def cram_table(
     with the same directory (and the same ``rows`` and ``max_cols``: the checkpoint
     is that board's, see ``nimkit.board_checkpoint``) starts from it, the widths
     done before read back from the table at once. ``evict``: past ``max_memory`` the
-    search makes room and goes on, as ``Cram.grundy`` does.
+    search makes room and goes on, as ``Cram.grundy`` does. ``client``: each
+    rectangle searched on a Dask cluster (``nimkit.cluster``), the answers kept in
+    ``checkpoint``, one record for every width (what Cram's are about is keyed by
+    its shape alone).
 
     >>> cram_table(2, 6)
     [1, 0, 1, 0, 1, 0]
@@ -566,6 +609,17 @@ def cram_table(
     memory = _evicting(max_memory, evict)
     bar = counter(c, f"Cram {r} x n") if progress else None
     try:
+        if client is not None:
+            values = []
+            for n in range(1, c + 1):
+                found = cluster.solve(
+                    Cram(r, n), client, False,
+                    checkpoint=checkpoint, every=every, max_memory=memory, evict=evict,
+                )  # fmt: skip
+                values.append(found)
+                if bar is not None:
+                    bar(n)
+            return values
         if checkpoint is None:
             return _core.cram_table(r, c, bar, memory, evict)
         return _saved_row(r, c, checkpoint, every, memory, evict, bar)

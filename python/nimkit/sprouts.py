@@ -13,9 +13,10 @@ alone (the guide's Sprouts page).
 
 from __future__ import annotations
 
+import os
 from typing import Any, SupportsIndex
 
-from . import _core
+from . import _core, cluster
 from .boards import Memory, _evicting
 from .games import ImpartialGame, _with_bar
 from .outcome import Outcome
@@ -71,15 +72,29 @@ class Sprouts(ImpartialGame):
         *,
         max_memory: Memory = None,
         evict: bool = False,
+        client: Any = None,
+        checkpoint: str | os.PathLike[str] | None = None,
     ) -> int:
         """The Grundy value in normal play: the XOR of its lands' values, each searched
         once. ``max_memory`` bounds the table of values (MemoryError past it, or with
         ``evict`` the smallest lands' values dropped and the search going on).
+        ``client``: a ``distributed.Client`` whose cluster answers the search's
+        questions, the answers kept in ``checkpoint`` (see ``nimkit.cluster``).
 
         >>> Sprouts(3).grundy(), Sprouts("1a1a").grundy()
         (1, 2)
         """
         memory = _evicting(max_memory, evict)
+        if client is not None or checkpoint is not None:
+            return cluster.solve(
+                self,
+                _needs(client),
+                False,
+                checkpoint=checkpoint,
+                progress=progress,
+                max_memory=memory,
+                evict=evict,
+            )
         value: int = _with_bar(
             progress, lambda bar: self._native.grundy(max_positions, bar, memory, evict)
         )
@@ -93,18 +108,40 @@ class Sprouts(ImpartialGame):
         *,
         max_memory: Memory = None,
         evict: bool = False,
+        client: Any = None,
+        depth: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
     ) -> Outcome:
         """P or N in normal play (the search asks only whether the value is 0) or in
         misère play (a search over whole positions: misère play has no sum rule).
+        ``client``, ``checkpoint``: searched on a Dask cluster, as ``grundy`` is,
+        misère play over the top ``depth`` moves (2 if None).
 
         >>> Sprouts(4).outcome(misere=True)
         Outcome.P
         """
         memory = _evicting(max_memory, evict)
+        if client is not None or checkpoint is not None:
+            return cluster.outcome(
+                self,
+                _needs(client),
+                misere,
+                depth=depth,
+                checkpoint=checkpoint,
+                progress=progress,
+                max_memory=memory,
+                evict=evict,
+            )
         return _with_bar(
             progress,
             lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
         )
+
+
+def _needs(client: Any) -> Any:
+    if client is None:
+        raise ValueError("a Sprouts search keeps a checkpoint on a cluster only (client=)")
+    return client
 
 
 __all__ = ["Sprouts"]

@@ -132,6 +132,25 @@ pub enum Error {
     #[error("this checkpoint does not fit this game: {0}")]
     Checkpoint(String),
 
+    /// Work laid out for a cluster (`games::top`) of a game that does not split.
+    #[error(
+        "a {0} game does not split into parts: only the games on graphs and boards and \
+         Sprouts are searched on a cluster"
+    )]
+    NoParts(&'static str),
+
+    #[error("the top of a search laid out for a cluster is 1 to {most} moves deep, not {asked}")]
+    TopDepth { most: u32, asked: u64 },
+
+    #[error(
+        "the top of this search, {depth} moves deep, holds more than {most} parts: \
+         ask a smaller depth"
+    )]
+    TopTooLarge { depth: u32, most: usize },
+
+    #[error("{0}")]
+    TopAnswers(String),
+
     #[error(
         "the search would hold about {needed} bytes, more than max_memory = {bound} \
          (its table has {entries} entries): raise max_memory, or ask about a smaller \

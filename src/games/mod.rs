@@ -29,6 +29,7 @@ pub mod node_kayles;
 pub mod sprouts;
 pub mod staircase;
 pub mod sum;
+pub mod top;
 pub mod wythoff;
 
 use std::any::Any;
@@ -82,6 +83,17 @@ pub trait Game: Debug + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// Whether the normal-play value is `target`, where the family asks it for less
+    /// than the value (`None`: from the value).
+    fn value_is(
+        &self,
+        _p: &Self::Position,
+        _target: u32,
+        _limits: &Limits,
+    ) -> Result<Option<bool>> {
+        Ok(None)
+    }
+
     /// The normal-play outcome where a theorem gives it without the value (`None`: from
     /// the value).
     fn normal(&self, _p: &Self::Position, _limits: &Limits) -> Result<Option<Outcome>> {
@@ -121,6 +133,12 @@ pub trait Game: Debug + Send + Sync + 'static {
     /// The position as text, for families whose positions are written as strings
     /// (Sprouts' notation).
     fn text(&self, _p: &Self::Position) -> Option<String> {
+        None
+    }
+
+    /// The independent parts of `p` (components, Sprouts' lands) where the family
+    /// splits (`None`: it does not), for work laid out elsewhere (`top`).
+    fn split(&self, _p: &Self::Position) -> Option<Vec<Part<Self::Position>>> {
         None
     }
 
@@ -276,6 +294,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
     /// Smith's value in normal play (a Grundy value when the game ends).
     fn value(&self, limits: &Limits) -> Result<Value>;
 
+    /// Whether the value in normal play is `target` (`Game::value_is`).
+    fn value_is(&self, target: u32, limits: &Limits) -> Result<bool>;
+
     /// The outcome in normal or misère play.
     fn outcome(&self, misere: bool, limits: &Limits) -> Result<Outcome>;
 
@@ -295,6 +316,9 @@ pub trait AnyGame: Debug + Send + Sync + Any {
 
     /// The position as text (`Game::text`).
     fn text(&self) -> Option<String>;
+
+    /// The independent parts, each a game of the same family (`Game::split`).
+    fn split(&self) -> Option<Vec<Part<GameRef>>>;
 
     /// The state graph the game reaches (node 0 is this game), each node as a game.
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)>;
@@ -319,6 +343,16 @@ pub trait AnyGame: Debug + Send + Sync + Any {
 
     /// A hash consistent with `equals`.
     fn hash_code(&self) -> u64;
+}
+
+/// One independent part of a position (`Game::split`).
+#[derive(Debug, Clone)]
+pub struct Part<P> {
+    /// The same for every copy of the part (its canonical form, as bytes).
+    pub key: Vec<u8>,
+    /// How hard it is to search, roughly (cells, lives).
+    pub size: u32,
+    pub position: P,
 }
 
 /// A shared handle on a game of any family.
@@ -378,6 +412,13 @@ impl<G: Game> AnyGame for At<G> {
             }
         };
         Ok(found.into_iter().map(|p| self.at(p)).collect())
+    }
+
+    fn value_is(&self, target: u32, limits: &Limits) -> Result<bool> {
+        match self.game.value_is(&self.position, target, limits)? {
+            Some(is) => Ok(is),
+            None => Ok(self.value(limits)? == Value::Finite(u64::from(target))),
+        }
     }
 
     fn value(&self, limits: &Limits) -> Result<Value> {
@@ -445,6 +486,16 @@ impl<G: Game> AnyGame for At<G> {
 
     fn text(&self) -> Option<String> {
         self.game.text(&self.position)
+    }
+
+    fn split(&self) -> Option<Vec<Part<GameRef>>> {
+        let parts = self.game.split(&self.position)?;
+        let as_games = parts.into_iter().map(|part| Part {
+            key: part.key,
+            size: part.size,
+            position: self.at(part.position),
+        });
+        Some(as_games.collect())
     }
 
     fn explore(&self, limits: &Limits) -> Result<(Graph, Vec<GameRef>)> {

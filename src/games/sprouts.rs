@@ -19,10 +19,11 @@ use std::sync::{Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 
 use self::code::{lands, Code};
+use self::land::lives_of_code;
 use self::search::{Lands, Positions};
 use crate::base::error::Result;
 use crate::base::outcome::Outcome;
-use crate::games::{Game, Limits, Memo, Value};
+use crate::games::{Game, Limits, Memo, Part, Value};
 use crate::split::budget::Budget;
 use crate::split::misere;
 use crate::split::pruned::{Search, Wide};
@@ -60,11 +61,12 @@ impl Sprouts {
         Ok(value)
     }
 
-    /// Whether the normal-play value of `code` is 0, as the pruned search asks it
-    /// (Lemoine and Viennot's "is this position plus *k a loss?").
-    pub fn loses(
+    /// Whether the normal-play value of `code` is `target`, as the pruned search asks
+    /// it (Lemoine and Viennot's "is this position plus *k a loss?").
+    pub fn value_is(
         &self,
         code: &[u8],
+        target: u32,
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
@@ -77,11 +79,11 @@ impl Sprouts {
                 budget,
                 report,
             )?
-            .sum_is(&parts, 0)?
+            .sum_is(&parts, target)?
         };
         match found {
             Ok(is) => Ok(is),
-            Err(Wide) => Ok(self.value(code, budget, report)? == 0),
+            Err(Wide) => Ok(self.value(code, budget, report)? == target),
         }
     }
 }
@@ -143,8 +145,12 @@ impl Game for Sprouts {
     }
 
     fn normal(&self, p: &Code, limits: &Limits) -> Result<Option<Outcome>> {
-        let lost = self.loses(p, budget(limits), limits.report)?;
+        let lost = Sprouts::value_is(self, p, 0, budget(limits), limits.report)?;
         Ok(Some(if lost { Outcome::P } else { Outcome::N }))
+    }
+
+    fn value_is(&self, p: &Code, target: u32, limits: &Limits) -> Result<Option<bool>> {
+        Sprouts::value_is(self, p, target, budget(limits), limits.report).map(Some)
     }
 
     fn misere(&self, p: &Code, limits: &Limits) -> Result<Option<Outcome>> {
@@ -158,6 +164,15 @@ impl Game for Sprouts {
 
     fn text(&self, p: &Code) -> Option<String> {
         Some(notation::text(p))
+    }
+
+    fn split(&self, p: &Code) -> Option<Vec<Part<Code>>> {
+        let parts = lands(p).map(|land| Part {
+            key: land.to_vec(),
+            size: lives_of_code(land),
+            position: land.into(),
+        });
+        Some(parts.collect())
     }
 
     fn memo(&self) -> &Memo<Code> {

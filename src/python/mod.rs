@@ -21,6 +21,7 @@ mod scalar;
 mod sprouts;
 mod subtraction;
 mod tables;
+mod top;
 
 /// Native core of nimkit; use the `nimkit` package, not this module.
 #[pyo3::pymodule(name = "_core")]
@@ -72,6 +73,8 @@ mod core_module {
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]
     use super::tables::{count_p_positions, p_positions};
+    #[pymodule_export]
+    use super::top::PyTop;
 
     use pyo3::prelude::*;
 

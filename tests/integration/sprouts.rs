@@ -27,7 +27,7 @@ fn n_spot_games_in_normal_play() {
         let expected = u32::from(matches!(n % 6, 3..=5));
         assert_eq!(value(&game, &start(n).unwrap()), expected, "{n} spots");
         assert_eq!(
-            game.loses(&start(n).unwrap(), Budget::default(), &|_| {})
+            game.value_is(&start(n).unwrap(), 0, Budget::default(), &|_| {})
                 .unwrap(),
             expected == 0
         );

@@ -52,6 +52,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.boards",
             "nimkit.board_checkpoint",
             "nimkit.board_certificate",
+            "nimkit.cluster",
             "nimkit.value_table_cache",
             "nimkit.classical",
             "nimkit.coins",

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..outcome import Outcome
+
 COMMANDS = (
     "cram",
     "cram-table",
@@ -46,6 +48,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     cram.add_argument("cols", nargs="?", type=whole(1, 2**16, "a column count"))
     cram.add_argument("--board", metavar="FILE", help="the board as text ('.' empty, '#' filled)")
     _add_common(cram)
+    _add_cluster(cram)
     row = commands.add_parser(
         "cram-table",
         help="the values of Cram on every ROWS x n board, n = 1 to MAX_COLS",
@@ -57,6 +60,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     row.add_argument("rows", type=whole(1, 2**16, "a row count"), metavar="ROWS")
     row.add_argument("max_cols", type=whole(1, 2**16, "a column count"), metavar="MAX_COLS")
     _add_bounds(row)
+    _add_cluster(row, depth=False)
     for name, game in (("node-kayles", "Node Kayles"), ("arc-kayles", "Arc Kayles")):
         command = commands.add_parser(
             name,
@@ -68,6 +72,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         )
         command.add_argument("file", metavar="FILE")
         _add_common(command)
+        _add_cluster(command)
     sprouts = commands.add_parser(
         "sprouts",
         help="the value and outcome of Sprouts from N spots or a position",
@@ -77,6 +82,12 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     )
     sprouts.add_argument("position", metavar="N|POSITION")
     _add_sprouts_bounds(sprouts)
+    _add_cluster(sprouts)
+    sprouts.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="with --scheduler: keep the answers of the lands in DIR, and go on from them",
+    )
     table = commands.add_parser(
         "sprouts-table",
         help="the outcomes of Sprouts from n spots, n = 1 to MAX_SPOTS",
@@ -108,6 +119,51 @@ def _add_sprouts_bounds(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --max-memory: past it, drop what is known of the smallest lands and go on",
     )
+
+
+def _add_cluster(command: argparse.ArgumentParser, depth: bool = True) -> None:
+    """--scheduler (and --depth): the search on a Dask cluster (nimkit.cluster)."""
+    command.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="search on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+        "tcp://10.0.0.1:8786; the 'dask' extra): the search's questions are its tasks, "
+        "their answers kept with --checkpoint; no winning move is shown",
+    )
+    if depth:
+        command.add_argument(
+            "--depth",
+            type=int,
+            metavar="MOVES",
+            help="with --scheduler --misere: the moves laid out before the positions "
+            "go to the workers (1 to 4, default 2)",
+        )
+
+
+def _client(args: argparse.Namespace) -> Any:
+    """A client of the cluster --scheduler names (None without one)."""
+    if args.scheduler is None:
+        return None
+    from .._extras import require
+
+    distributed = require("distributed", "dask")
+    try:
+        return distributed.Client(args.scheduler, timeout="10s")
+    except OSError as err:
+        raise OSError(f"no Dask scheduler answers at {args.scheduler} ({err})") from None
+
+
+def _on_cluster(game: Any, args: argparse.Namespace, client: Any) -> int:
+    """``nimkit cram`` (and the others) with --scheduler: the value and outcome."""
+    started = time.perf_counter()
+    how = {"client": client, "checkpoint": args.checkpoint}
+    bounds = {"max_memory": args.max_memory, "evict": args.evict, "progress": args.progress}
+    value = game.grundy(**how, **bounds)
+    if args.misere:
+        outcome = game.outcome(True, depth=args.depth, **how, **bounds)
+    else:
+        outcome = Outcome.N if value else Outcome.P
+    return _report(game, value, outcome, args.misere, None, started)
 
 
 def _add_common(command: argparse.ArgumentParser) -> None:
@@ -183,6 +239,11 @@ def run(args: argparse.Namespace) -> int:
         return _verify(args.file)
     if args.evict and args.max_memory is None:
         raise ValueError("--evict makes room past --max-memory: give --max-memory too")
+    if getattr(args, "depth", None) is not None and not (args.scheduler and args.misere):
+        raise ValueError(
+            "--depth lays out the top of a misère search on a cluster: give --scheduler "
+            "and --misere too"
+        )
     if args.command == "cram-table":
         return _row(args)
     game: Any
@@ -203,6 +264,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         graph = _read_graph(args.file)
         game = (NodeKayles if args.command == "node-kayles" else ArcKayles)(graph)
+    if args.scheduler is not None:
+        if args.certificate is not None:
+            raise ValueError(
+                "--certificate is written by a search in one process, not on a cluster"
+            )
+        with _client(args) as client:
+            return _on_cluster(game, args, client)
     started = time.perf_counter()
     memory = args.max_memory
     try:
@@ -274,6 +342,11 @@ def _sprouts(args: argparse.Namespace) -> int:
 
     text = args.position.strip()
     game = Sprouts(int(text)) if text.isdigit() else Sprouts(text)
+    if args.scheduler is not None:
+        with _client(args) as client:
+            return _on_cluster(game, args, client)
+    if args.checkpoint is not None:
+        raise ValueError("nimkit sprouts keeps a checkpoint on a cluster only (--scheduler)")
     started = time.perf_counter()
     bounds = {"max_memory": args.max_memory, "evict": args.evict}
     value = game.grundy(progress=args.progress, **bounds)
@@ -319,15 +392,21 @@ def _row(args: argparse.Namespace) -> int:
     from ..boards import cram_table
 
     started = time.perf_counter()
-    values = cram_table(
-        args.rows,
-        args.max_cols,
-        args.progress,
-        max_memory=args.max_memory,
-        checkpoint=args.checkpoint,
-        every=args.every,
-        evict=args.evict,
-    )
+    client = _client(args)
+    try:
+        values = cram_table(
+            args.rows,
+            args.max_cols,
+            args.progress,
+            max_memory=args.max_memory,
+            checkpoint=args.checkpoint,
+            every=args.every,
+            evict=args.evict,
+            client=client,
+        )
+    finally:
+        if client is not None:
+            client.close()
     for n, value in enumerate(values, 1):
         print(f"{args.rows} x {n}: {value}")
     print(f"time: {time.perf_counter() - started:.2f} s")

@@ -10,7 +10,7 @@ use super::sets::{members, Bits};
 use crate::base::error::Result;
 use crate::base::outcome::Outcome;
 use crate::games::defined::Tag;
-use crate::games::{Game, Limits, Memo, Value};
+use crate::games::{Game, Limits, Memo, Part, Value};
 use crate::split::budget::Budget;
 
 /// A game played by deleting vertices: its name and what a move deletes.
@@ -102,6 +102,13 @@ impl<R: Rule> Game for OnGraph<R> {
         Ok(Some(if lost { Outcome::P } else { Outcome::N }))
     }
 
+    fn value_is(&self, p: &Bits, target: u32, limits: &Limits) -> Result<Option<bool>> {
+        let engine = self.engine();
+        engine
+            .value_is(p, target, budget(limits), limits.report)
+            .map(Some)
+    }
+
     fn misere(&self, p: &Bits, limits: &Limits) -> Result<Option<Outcome>> {
         let wins = self
             .engine()
@@ -115,6 +122,20 @@ impl<R: Rule> Game for OnGraph<R> {
 
     fn numbers(&self, p: &Bits) -> Option<Vec<u64>> {
         Some(members(p).map(|v| v as u64).collect())
+    }
+
+    fn split(&self, p: &Bits) -> Option<Vec<Part<Bits>>> {
+        let engine = self.engine();
+        let parts = engine.components(p).into_iter().map(|component| Part {
+            key: engine
+                .key(&component)
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect(),
+            size: members(&component).count() as u32,
+            position: component,
+        });
+        Some(parts.collect())
     }
 
     fn memo(&self) -> &Memo<Bits> {
