@@ -2,12 +2,14 @@
 plain search of the same value, the file's size, and the independent checker's time.
 
     python benches/certificates.py [--boards cram:4x7,cram:5x6,node:3x14] [--repeat 3]
+    python benches/certificates.py --misere [--boards cram:3x8,cram:4x6,node:3x10]
 
 For each board: the best time of ``grundy()`` (a fresh game each time, all threads),
 of ``grundy(certificate=...)`` (one thread, no end-game databases nor reductions)
 and their ratio; the facts and the compressed file's bytes; the best time of
 ``nimkit.verify`` (pure Python) and its facts per second. The values of the three
-are checked equal.
+are checked equal. With ``--misere`` the same of misère outcomes
+(``outcome(misere=True, certificate=...)``), the facts being the proof's positions.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import networkx as nx
 from _cpu import describe
 
 import nimkit as nk
+
+DEFAULT = "cram:4x7,cram:5x6,node:3x14"
 
 
 def _game(spec: str) -> nk.ImpartialGame:
@@ -44,9 +48,13 @@ def _best(repeat: int, run):  # type: ignore[no-untyped-def]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", default="cram:4x7,cram:5x6,node:3x14")
+    parser.add_argument("--boards", default=DEFAULT)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--misere", action="store_true", help="misère outcomes")
     args = parser.parse_args()
+    if args.misere:
+        _misere(args)
+        return
     print(f"# {describe()}")
     print("board       plain s  certified s  ratio   facts   bytes (gz)  verify s  facts/s")
     with tempfile.TemporaryDirectory() as d:
@@ -62,6 +70,27 @@ def main() -> None:
                 f"{spec:<11} {plain:7.3f}  {certified:11.3f}  {certified / plain:5.1f}"
                 f"  {checked.facts:6}  {os.path.getsize(path):10}  {checking:8.2f}"
                 f"  {checked.facts / checking:7.0f}"
+            )
+
+
+def _misere(args: argparse.Namespace) -> None:
+    boards = args.boards if args.boards != DEFAULT else "cram:3x8,cram:4x6,cram:4x7,node:3x10"
+    print(f"# {describe()}")
+    print("board       plain s  certified s  ratio  outcome  positions  bytes (gz)  verify s")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.json.gz")
+        for spec in boards.split(","):
+            plain, outcome = _best(args.repeat, lambda s=spec: _game(s).outcome(misere=True))
+            certified, proved = _best(
+                args.repeat,
+                lambda s=spec: _game(s).outcome(misere=True, certificate=path),
+            )
+            checking, checked = _best(args.repeat, lambda: nk.verify(path))
+            assert outcome.value == proved.value == checked.outcome, (spec, outcome, checked)
+            print(
+                f"{spec:<11} {plain:7.3f}  {certified:11.3f}  {certified / plain:5.1f}"
+                f"  {checked.outcome:>7}  {checked.facts:9}  {os.path.getsize(path):10}"
+                f"  {checking:8.2f}"
             )
 
 

@@ -64,6 +64,7 @@ __all__ = [
     "vertex_certificate",
     "vertex_edges",
     "vertex_every_position",
+    "vertex_misere_certificate",
     "vertex_moves",
     "vertex_names",
     "vertex_restore",
@@ -582,6 +583,11 @@ def vertex_certificate(
     max_memory: int | None = None,
     progress: Any | None = None,
 ) -> tuple[int, int, int, list[int], list[tuple[list[int], int | None, int]]] | None: ...
+def vertex_misere_certificate(
+    game: NativeGame,
+    max_memory: int | None = None,
+    progress: Any | None = None,
+) -> tuple[bool, list[tuple[list[list[int]], bool, list[list[int]] | None]]]: ...
 def vertex_value(
     game: NativeGame,
     max_memory: int | None = None,

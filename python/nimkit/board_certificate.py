@@ -16,6 +16,14 @@ longer side second), ``position`` and each fact's shape as rows of ``x`` (a cell
 and ``-`` joined by ``/``, ``value``, and ``facts``: ``[shape, value or null,
 [values it has not]]``, smallest shapes first.
 
+``outcome(misere=True, certificate=...)`` (``--misere --certificate``) writes what
+proves a misère outcome instead: ``ending`` ``"misere"``, ``outcome`` (``"N"`` or
+``"P"``), ``board`` as the game has it, and ``positions``: ``[shapes, "N" or "P",
+shapes of an option that loses, or null]``, the root first, each position as the
+shapes of its components with a move. A position that wins names an option that
+loses (none when no move is left: the player who cannot move wins misère play); one
+that loses is followed into every option.
+
 >>> import json, os, tempfile, nimkit as nk
 >>> with tempfile.TemporaryDirectory() as d:
 ...     path = os.path.join(d, "c.json")
@@ -36,6 +44,7 @@ from . import _core
 from ._files import replaced_binary
 from .board_checker import FORMAT, VERSION
 from .games import _with_bar
+from .outcome import Outcome
 
 if TYPE_CHECKING:
     from .games import ImpartialGame
@@ -49,17 +58,8 @@ def write(
 ) -> int:
     """Search the value of ``game`` with its certificate, write it to ``path`` and
     return the value."""
-    try:
-        _core.board_size(game._native)
-    except TypeError:
-        raise ValueError(
-            f"a certificate is made for games on boards: {game!r} is on a graph that is no "
-            "board (Node Kayles and Arc Kayles take one on networkx.grid_2d_graph(rows, "
-            "cols), vertices (row, column) from (0, 0))"
-        ) from None
-    found = _with_bar(
-        progress, lambda bar: _core.vertex_certificate(game._native, max_memory, bar)
-    )
+    _board(game)
+    found = _with_bar(progress, lambda bar: _core.vertex_certificate(game._native, max_memory, bar))
     if found is None:
         raise ValueError(
             f"a certificate is made for games on boards of at most 64 columns and 256 "
@@ -78,12 +78,71 @@ def write(
             for cells, v, nots in facts
         ],
     }
+    _write(data, path)
+    return value
+
+
+def write_misere(
+    game: ImpartialGame,
+    path: str | os.PathLike[str],
+    max_memory: int | None,
+    progress: bool,
+) -> Outcome:
+    """Search the misère outcome of ``game`` with the positions that prove it, write
+    them to ``path`` and return the outcome."""
+    rows, cols = _board(game)
+    wins, steps = _with_bar(
+        progress, lambda bar: _core.vertex_misere_certificate(game._native, max_memory, bar)
+    )
+
+    def shapes(parts: list[list[int]]) -> list[str]:
+        return [_corner(part, cols) for part in parts]
+
+    position = game._native.numbers()
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "family": game.family,
+        "board": [rows, cols],
+        "position": _rows(position, rows, cols),
+        "ending": "misere",
+        "outcome": "N" if wins else "P",
+        "positions": [
+            [shapes(parts), "N" if won else "P", None if witness is None else shapes(witness)]
+            for parts, won, witness in steps
+        ],
+    }
+    _write(data, path)
+    return Outcome.N if wins else Outcome.P
+
+
+def _board(game: ImpartialGame) -> tuple[int, int]:
+    """The rows and columns of the board ``game`` is played on (ValueError if none)."""
+    try:
+        rows, cols = _core.board_size(game._native)
+    except TypeError:
+        raise ValueError(
+            f"a certificate is made for games on boards: {game!r} is on a graph that is no "
+            "board (Node Kayles and Arc Kayles take one on networkx.grid_2d_graph(rows, "
+            "cols), vertices (row, column) from (0, 0))"
+        ) from None
+    return rows, cols
+
+
+def _write(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
     text = json.dumps(data, separators=(",", ":")).encode()
     if os.fspath(path).endswith(".gz"):
         text = gzip.compress(text, mtime=0)
     with replaced_binary(path) as file:
         file.write(text)
-    return value
+
+
+def _corner(cells: list[int], cols: int) -> str:
+    """A component's cells (``r * cols + c``) as a shape moved to the corner."""
+    top = min(v // cols for v in cells)
+    left = min(v % cols for v in cells)
+    moved = [(v // cols - top) * cols + (v % cols - left) for v in cells]
+    return _rows(moved, None, cols)
 
 
 def _rows(cells: list[int], rows: int | None, cols: int) -> str:

@@ -18,6 +18,11 @@ assumed but the rules and three theorems, each counted in the result:
 
 A shape of at most ``SMALL`` cells is valued here by brute force.
 
+A certificate of a misère outcome (``outcome(misere=True, certificate=...)``) is
+checked position by position from the rules alone: each position stated a loss has
+every option (found here) stated a win, each stated a win with a move names an
+option of its own stated a loss, and the root is among them.
+
 >>> import json, pathlib, tempfile, nimkit as nk
 >>> with tempfile.TemporaryDirectory() as d:
 ...     path = pathlib.Path(d, "cram.json")
@@ -81,9 +86,13 @@ class Verified:
     board: tuple[int, int]
     #: The position, its rows joined by ``/``: ``x`` a cell still in play.
     position: str
-    value: int
+    #: The Grundy value (None for a misère certificate).
+    value: int | None
+    #: Facts (misère: positions) checked.
     facts: int
     theorems: dict[str, int] = field(default_factory=dict)
+    #: The misère outcome, "N" or "P" (None for a value).
+    outcome: str | None = None
 
     def __str__(self) -> str:
         rows, cols = self.board
@@ -93,6 +102,13 @@ class Verified:
             if "-" not in self.position
             else f"the cells in play {self.position}"
         )
+        if self.outcome is not None:
+            who = "wins" if self.outcome == "N" else "loses"
+            return (
+                f"verified: {self.family} on a {rows} x {cols} board, {where}, is a "
+                f"misère {self.outcome}-position (the player to move {who})\n"
+                f"{self.facts} positions checked, each from the rules"
+            )
         return (
             f"verified: {self.family} on a {rows} x {cols} board, {where}, has Grundy "
             f"value {self.value}\n{self.facts} facts checked, each from the rules"
@@ -104,6 +120,8 @@ def verify(path: str | os.PathLike[str]) -> Verified:
     """Check the certificate at ``path`` (JSON, or JSON compressed with gzip): what it
     proves, or CertificateError naming the first fact that does not hold."""
     data = _load(path)
+    if isinstance(data, dict) and data.get("ending") == "misere":
+        return _verify_misere(data)
     family, board, text, claimed, facts = _fields(data)
     position = _shape(text, "the position", (min(board), max(board)))
     checker = _Checker(MOVES[family], facts)
@@ -113,14 +131,116 @@ def verify(path: str | os.PathLike[str]) -> Verified:
     for part in checker.parts(*_frame(position)):
         found = checker.exact(part)
         if found is None:
-            raise CertificateError(
-                f"the position's component {_text(part)} has no proven value"
-            )
+            raise CertificateError(f"the position's component {_text(part)} has no proven value")
         value ^= found
     if value != claimed:
         raise CertificateError(f"the position's value is {value}, not {claimed} as claimed")
     theorems = {name: len(shapes) for name, shapes in checker.used.items()}
     return Verified(family, board, text, value, len(checker.order), theorems)
+
+
+Position = tuple[Shape, ...]
+
+
+def _verify_misere(data: dict[str, Any]) -> Verified:
+    """Check a misère certificate: every position that loses has only options the
+    certificate proves wins, every position that wins with a move names an option
+    that is one of its own and proven a loss, and the root is one of them."""
+    family, board, text = _header(data)
+    claimed = data.get("outcome")
+    if claimed not in ("N", "P"):
+        raise CertificateError(f"outcome {claimed!r} is not 'N' or 'P'")
+    entries = data.get("positions")
+    if not isinstance(entries, list):
+        raise CertificateError("'positions' is not a list")
+    moves = MOVES[family]
+    fits = (min(board), max(board))
+    checker = _Checker(moves, {})
+
+    def position(shapes: Any, what: str) -> Position:
+        if not isinstance(shapes, list):
+            raise CertificateError(f"{what} is not a list of shapes")
+        found = [_canonical(_shape(s, what, fits)) for s in shapes]
+        for shape in found:
+            if not _moves_in(moves, shape):
+                raise CertificateError(f"{what}: {_text(shape)} has no move (leave it out)")
+        return tuple(sorted(found))
+
+    proven: dict[Position, tuple[int, str, Position | None]] = {}
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, list) and len(entry) == 3 and entry[1] in ("N", "P")):
+            raise CertificateError(f"position {i} is not [shapes, 'N' or 'P', option or null]")
+        key = position(entry[0], f"position {i}")
+        witness = None if entry[2] is None else position(entry[2], f"position {i}'s option")
+        if key in proven:
+            raise CertificateError(f"position {i}: {_named(key)} is stated twice")
+        proven[key] = (i, entry[1], witness)
+    for key, (i, outcome, witness) in proven.items():
+        options = _position_options(checker, moves, key)
+        if outcome == "P":
+            if not options:
+                raise CertificateError(
+                    f"position {i} ({_named(key)}) has no move, so the player to move wins "
+                    "misère play: it is no loss"
+                )
+            for option in options:
+                if proven.get(option, (0, "P", None))[1] != "N":
+                    raise CertificateError(
+                        f"position {i} ({_named(key)}) is stated a loss, but its option "
+                        f"{_named(option)} is not proven a win"
+                    )
+        elif options:
+            if witness is None or witness not in options:
+                raise CertificateError(
+                    f"position {i} ({_named(key)}) is stated a win, but names no option of "
+                    "its own that loses"
+                )
+            if proven.get(witness, (0, "N", None))[1] != "P":
+                raise CertificateError(
+                    f"position {i} ({_named(key)}) is stated a win, but its option "
+                    f"{_named(witness)} is not proven a loss"
+                )
+    root = _canonical_position(checker, moves, _shape(text, "the position", fits))
+    found = proven.get(root)
+    if found is None:
+        raise CertificateError(f"the position ({_named(root)}) is not among those proven")
+    if found[1] != claimed:
+        raise CertificateError(f"the position is proven {found[1]}, not {claimed} as claimed")
+    return Verified(family, board, text, None, len(proven), {}, claimed)
+
+
+def _moves_in(moves: str, shape: Shape) -> bool:
+    """Whether a shape has a move: two cells side by side, or any cell."""
+    if moves != "domino":
+        return bool(shape)
+    have = set(shape)
+    return any((r + 1, c) in have or (r, c + 1) in have for r, c in shape)
+
+
+def _canonical_position(checker: _Checker, moves: str, cells: Shape) -> Position:
+    """A position's components with a move, each canonical, sorted."""
+    stride, mask = _frame(cells)
+    forms = (checker.form(stride, part) for part in _components(stride, mask))
+    return tuple(sorted(f for f in forms if _moves_in(moves, f)))
+
+
+def _position_options(checker: _Checker, moves: str, key: Position) -> set[Position]:
+    """The positions one move leaves, each as ``_canonical_position`` keys them."""
+    options = set()
+    for k, shape in enumerate(key):
+        if shape in key[:k]:
+            continue  # a copy's options are the first copy's
+        rest = key[:k] + key[k + 1 :]
+        stride, mask = _frame(shape)
+        for option in _options(moves, stride, mask):
+            forms = (checker.form(stride, part) for part in _components(stride, option))
+            moving = [f for f in forms if _moves_in(moves, f)]
+            options.add(tuple(sorted([*rest, *moving])))
+    return options
+
+
+def _named(key: Position) -> str:
+    return " + ".join(_text(shape) for shape in key) or "no component with a move"
 
 
 def _load(path: str | os.PathLike[str]) -> Any:
@@ -143,25 +263,8 @@ def _load(path: str | os.PathLike[str]) -> Any:
 
 
 def _fields(data: Any) -> tuple[str, tuple[int, int], str, int, dict[Shape, Any]]:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CertificateError(f"not a {FORMAT} (no 'format' field saying so)")
-    if data.get("version") != VERSION:
-        raise CertificateError(f"version {data.get('version')!r}, where {VERSION} is read")
-    family = data.get("family")
-    if not isinstance(family, str) or family not in MOVES:
-        raise CertificateError(f"family {family!r} is none of {sorted(MOVES)}")
-    board = data.get("board")
-    if not (isinstance(board, list) and len(board) == 2 and all(_nat(n) for n in board)):
-        raise CertificateError(f"board {board!r} is not [rows, cols]")
-    if not 0 < board[0] * board[1] <= MOST_CELLS:
-        raise CertificateError(f"a board of {board[0]} x {board[1]} cells is not read")
+    family, board, position = _header(data)
     fits = (min(board), max(board))
-    position: Any = data.get("position")
-    rows = position.split("/") if isinstance(position, str) else []
-    if len(rows) != board[0] or any(len(row) != board[1] for row in rows):
-        raise CertificateError(
-            f"the position {position!r} is not the board's {board[0]} rows of {board[1]}"
-        )
     claimed: Any = data.get("value")
     if not _nat(claimed):
         raise CertificateError(f"value {claimed!r} is not a Grundy value")
@@ -183,7 +286,30 @@ def _fields(data: Any) -> tuple[str, tuple[int, int], str, int, dict[Shape, Any]
         if shape in facts:
             raise CertificateError(f"fact {i}: shape {_text(shape)} is stated twice")
         facts[shape] = (i, value, frozenset(nots), entry[0])
-    return family, (board[0], board[1]), position, int(claimed), facts
+    return family, board, position, int(claimed), facts
+
+
+def _header(data: Any) -> tuple[str, tuple[int, int], str]:
+    """The family, the board and the position every certificate states."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CertificateError(f"not a {FORMAT} (no 'format' field saying so)")
+    if data.get("version") != VERSION:
+        raise CertificateError(f"version {data.get('version')!r}, where {VERSION} is read")
+    family = data.get("family")
+    if not isinstance(family, str) or family not in MOVES:
+        raise CertificateError(f"family {family!r} is none of {sorted(MOVES)}")
+    board = data.get("board")
+    if not (isinstance(board, list) and len(board) == 2 and all(_nat(n) for n in board)):
+        raise CertificateError(f"board {board!r} is not [rows, cols]")
+    if not 0 < board[0] * board[1] <= MOST_CELLS:
+        raise CertificateError(f"a board of {board[0]} x {board[1]} cells is not read")
+    position: Any = data.get("position")
+    rows = position.split("/") if isinstance(position, str) else []
+    if len(rows) != board[0] or any(len(row) != board[1] for row in rows):
+        raise CertificateError(
+            f"the position {position!r} is not the board's {board[0]} rows of {board[1]}"
+        )
+    return family, (board[0], board[1]), position
 
 
 def _nat(n: Any) -> bool:
@@ -201,9 +327,7 @@ def _shape(text: Any, what: str, fits: tuple[int, int]) -> Shape:
     size = sorted((len(rows), max(map(len, rows))))
     if size[0] > fits[0] or size[1] > fits[1]:
         raise CertificateError(f"{what}: {text!r} does not fit on the board")
-    return tuple(
-        (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "x"
-    )
+    return tuple((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "x")
 
 
 def _text(cells: Shape) -> str:

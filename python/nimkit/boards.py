@@ -229,6 +229,7 @@ class _Deleting(ImpartialGame):
         client: Any = None,
         depth: int | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        certificate: str | os.PathLike[str] | None = None,
     ) -> Outcome:
         """P or N in normal or misère play, the search bounded by ``max_memory``.
         ``evict``: past the bound, room is made as ``grundy`` makes it in normal
@@ -236,12 +237,26 @@ class _Deleting(ImpartialGame):
         dropped and the search goes on where it is (MemoryError only if the search's
         own stack does not fit). ``client``, ``checkpoint``: searched on a Dask
         cluster, as ``grundy`` is, misère play over the top ``depth`` moves (2 if
-        None; ``nimkit.cluster``).
+        None; ``nimkit.cluster``). ``certificate``: a file where the misère outcome
+        is written with the positions that prove it, for ``nimkit.verify`` to check
+        (games on boards; see ``nimkit.board_certificate``; a normal-play outcome
+        follows from ``grundy(certificate=)``).
 
         >>> Cram(4, 6).outcome(misere=True, max_memory="256 KiB", evict=True)
         Outcome.P
         """
         memory = _evicting(max_memory, evict)
+        if certificate is not None:
+            if not misere:
+                raise ValueError(
+                    "a normal-play outcome is proven by the value: grundy(certificate=)"
+                )
+            if client is not None or evict:
+                raise ValueError(
+                    "a certificate is written by a search in one process that keeps every "
+                    "position it proves: no client, no evict"
+                )
+            return board_certificate.write_misere(self, certificate, memory, progress)
         if client is not None:
             return cluster.outcome(
                 self,

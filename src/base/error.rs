@@ -151,6 +151,10 @@ pub enum Error {
     #[error("{0}")]
     TopAnswers(String),
 
+    /// What a search found does not hold together: a defect of nimkit's.
+    #[error("nimkit found its own results inconsistent ({0}): please report it")]
+    Inconsistent(&'static str),
+
     #[error(
         "the search would hold about {needed} bytes, more than max_memory = {bound} \
          (its table has {entries} entries): raise max_memory, or ask about a smaller \

@@ -13,7 +13,7 @@ use crate::base::alloc;
 use crate::games::board::graph::Deletion;
 use crate::games::board::kinds::Canon;
 use crate::games::board::on_graph::Played;
-use crate::games::board::sets::Bits;
+use crate::games::board::sets::{members, Bits};
 use crate::games::cram;
 use crate::split::budget::{Budget, Step};
 use crate::split::saved::Saved;
@@ -96,15 +96,7 @@ pub fn vertex_certificate(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Option<Proved>> {
     let (engine, played) = played(&game)?;
-    let budget = Budget {
-        max_memory: memory(max_memory),
-        ..Budget::default()
-    };
-    let report = |n: usize| {
-        if let Some(bar) = &progress {
-            super::progress::tell(bar, n);
-        }
-    };
+    let (budget, report) = (certifying(max_memory), telling(&progress));
     let found = py.detach(|| engine.certificate(&played, budget, &report));
     let Some(c) = super::errors::unless_stopped(found)? else {
         return Ok(None);
@@ -114,6 +106,55 @@ pub fn vertex_certificate(
     facts.extend(c.facts.into_iter().map(|f| (f.cells, f.value, f.not)));
     Ok(Some((c.value, c.rows, c.cols, c.position, facts)))
 }
+
+/// Whether the player to move wins a game on a board in misère play, with the
+/// positions that prove it (`board::misere_proof`): each as its components' vertices,
+/// whether it wins, and for a win with a move the components of an option that
+/// loses.
+#[pyfunction]
+#[pyo3(signature = (game, max_memory=None, progress=None))]
+pub fn vertex_misere_certificate(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    max_memory: Option<UInt>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(bool, Vec<MisereStep>)> {
+    let (engine, played) = played(&game)?;
+    let (budget, report) = (certifying(max_memory), telling(&progress));
+    let found = py.detach(|| engine.misere_proof(&played, budget, &report));
+    let (wins, steps) = super::errors::unless_stopped(found)?;
+    let vertices = |parts: Vec<Bits>| -> Vec<Vec<usize>> {
+        parts.iter().map(|p| members(p).collect()).collect()
+    };
+    let mut out = alloc::with_capacity(steps.len())?;
+    out.extend(
+        steps
+            .into_iter()
+            .map(|s| (vertices(s.parts), s.wins, s.witness.map(vertices))),
+    );
+    Ok((wins, out))
+}
+
+/// The budget of a certificate's search: `max_memory`, and nothing evicted (the core
+/// makes sure of that too).
+fn certifying(max_memory: Option<UInt>) -> Budget {
+    Budget {
+        max_memory: memory(max_memory),
+        ..Budget::default()
+    }
+}
+
+/// What tells a progress bar (if any) how far a search has got.
+fn telling(progress: &Option<Py<PyAny>>) -> impl Fn(usize) + Sync + '_ {
+    move |n| {
+        if let Some(bar) = progress {
+            super::progress::tell(bar, n);
+        }
+    }
+}
+
+/// A position of a misère proof: its components, whether it wins, a losing option.
+type MisereStep = (Vec<Vec<usize>>, bool, Option<Vec<Vec<usize>>>);
 
 /// The normal-play value of a game on a graph or board (or of the vertices `cells`
 /// of its graph, sharing its tables), its searches holding at most `max_memory`

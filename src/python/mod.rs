@@ -34,7 +34,8 @@ mod core_module {
     #[pymodule_export]
     use super::boards::{
         board_size, cram_table, vertex_certificate, vertex_edges, vertex_every_position,
-        vertex_moves, vertex_names, vertex_restore, vertex_tables, vertex_value,
+        vertex_misere_certificate, vertex_moves, vertex_names, vertex_restore, vertex_tables,
+        vertex_value,
     };
     #[pymodule_export]
     use super::classical::{

@@ -27,9 +27,7 @@ def _certified(tmp_path, game, name="c.json"):
 
 
 def _board(rows, cols, blocked):
-    return [
-        "".join("#" if (r, c) in blocked else "." for c in range(cols)) for r in range(rows)
-    ]
+    return ["".join("#" if (r, c) in blocked else "." for c in range(cols)) for r in range(rows)]
 
 
 def test_random_boards_are_certified_with_the_values_of_the_definition(tmp_path):
@@ -291,3 +289,127 @@ def test_the_matching_equals_a_brute_force():
                 g += 1
             best = max(best, min(g, count))
         assert checker._matched(exact_set, loose_list, count) == best, (allowed,)
+
+
+def _misere(tmp_path, game, name="m.json"):
+    path = tmp_path / name
+    outcome = game.outcome(misere=True, certificate=path)
+    return outcome, path, json.loads(path.read_bytes()) if name.endswith(".json") else None
+
+
+def test_misere_outcomes_are_certified_as_the_definition_gives_them(tmp_path):
+    # Random boards in Cram and grids in Node Kayles and Arc Kayles, against the misère
+    # outcome by the definition over whole positions (test_boards.brute).
+    rng = random.Random(11)
+    games = []
+    for _ in range(30):
+        rows, cols = rng.randint(1, 4), rng.randint(1, 5)
+        blocked = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.25}
+        grid = nx.grid_2d_graph(rows, cols)
+        grid.remove_nodes_from(blocked)
+        games.append((nk.Cram(_board(rows, cols, blocked)), grid, True))
+    for rows, cols in [(2, 6), (3, 4), (3, 5)]:
+        grid = nx.grid_2d_graph(rows, cols)
+        games += [(nk.NodeKayles(grid), grid, False), (nk.ArcKayles(grid), grid, True)]
+    for game, grid, arc in games:
+        _, misere_wins, _ = brute(grid, arc=arc)
+        expected = "N" if misere_wins(frozenset(grid.nodes)) else "P"
+        outcome, path, _ = _misere(tmp_path, game)
+        assert outcome.value == expected, game
+        checked = nk.verify(path)
+        assert (checked.outcome, checked.value, checked.family) == (expected, None, game.family)
+
+
+def test_a_misere_certificate_reads_as_it_is_documented(tmp_path):
+    outcome, path, data = _misere(tmp_path, nk.Cram(3, 4))
+    assert (outcome, data["ending"], data["outcome"], data["board"]) == (
+        nk.Outcome.P,
+        "misere",
+        "P",
+        [3, 4],
+    )
+    root = data["positions"][0]
+    assert (root[0], root[1], root[2]) == (["xxxx/xxxx/xxxx"], "P", None)
+    assert str(nk.verify(path)) == (
+        "verified: cram on a 3 x 4 board, every cell in play, is a misère P-position "
+        f"(the player to move loses)\n{len(data['positions'])} positions checked, each "
+        "from the rules"
+    )
+
+
+def test_every_misere_position_changed_or_removed_is_caught(tmp_path):
+    for game in (nk.Cram(3, 4), nk.Cram(2, 5)):
+        _, path, data = _misere(tmp_path, game)
+        for i in range(len(data["positions"])):
+            forged = json.loads(json.dumps(data))
+            entry = forged["positions"][i]
+            entry[1] = "N" if entry[1] == "P" else "P"
+            path.write_text(json.dumps(forged))
+            with pytest.raises(nk.CertificateError, match="position"):
+                nk.verify(path)
+            forged = json.loads(json.dumps(data))
+            del forged["positions"][i]
+            path.write_text(json.dumps(forged))
+            with pytest.raises(nk.CertificateError, match=r"not proven|not among"):
+                nk.verify(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(outcome="N"), "proven P, not N as claimed"),
+        (lambda d: d.update(outcome="X"), "is not 'N' or 'P'"),
+        (lambda d: d.update(positions={}), "'positions' is not a list"),
+        (lambda d: d["positions"].append(d["positions"][0]), "stated twice"),
+        (lambda d: d["positions"][0].append(1), "is not \\[shapes"),
+        (lambda d: d["positions"][0][0].append("x"), "has no move"),
+        (lambda d: d["positions"][0].__setitem__(0, "xx"), "not a list of shapes"),
+    ],
+)
+def test_malformed_misere_certificates_are_refused_clearly(tmp_path, change, message):
+    _, path, data = _misere(tmp_path, nk.Cram(3, 4))
+    change(data)
+    path.write_text(json.dumps(data))
+    with pytest.raises(nk.CertificateError, match=message):
+        nk.verify(path)
+
+
+def test_a_win_must_name_a_losing_option_of_its_own(tmp_path):
+    _, path, data = _misere(tmp_path, nk.Cram(4, 4))
+    wins = [e for e in data["positions"] if e[1] == "N" and e[2] is not None]
+    losses = [e[0] for e in data["positions"] if e[1] == "P"]
+    # A loss of the certificate that is not an option of this win.
+    other = next(shapes for shapes in losses if shapes != wins[0][2])
+    wins[0][2] = other
+    path.write_text(json.dumps(data))
+    with pytest.raises(nk.CertificateError, match="names no option of its own"):
+        nk.verify(path)
+
+
+def test_what_takes_no_misere_certificate_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="grundy\\(certificate=\\)"):
+        nk.Cram(3, 4).outcome(certificate=tmp_path / "c.json")
+    with pytest.raises(ValueError, match="no evict"):
+        nk.Cram(3, 4).outcome(
+            misere=True, certificate=tmp_path / "c.json", max_memory="1 MiB", evict=True
+        )
+    with pytest.raises(ValueError, match="no board"):
+        nk.NodeKayles(nx.petersen_graph()).outcome(misere=True, certificate=tmp_path / "c.json")
+
+
+def test_the_command_line_proves_a_misere_outcome(tmp_path):
+    path = tmp_path / "m.json.gz"
+    done = subprocess.run(
+        [sys.executable, "-m", "nimkit", "cram", "4", "5", "--misere", "--certificate", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "outcome (misère play): P" in done.stdout
+    checked = subprocess.run(
+        [sys.executable, "-m", "nimkit", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "is a misère P-position" in checked.stdout

@@ -172,8 +172,8 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--certificate",
         metavar="FILE",
-        help="write the value with what proves it to FILE (JSON; .gz compressed), for "
-        "nimkit verify to check (boards and grid graphs; normal play)",
+        help="write the value (with --misere, the misère outcome) with what proves it "
+        "to FILE (JSON; .gz compressed), for nimkit verify to check (boards and grid graphs)",
     )
 
 
@@ -264,6 +264,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         graph = _read_graph(args.file)
         game = (NodeKayles if args.command == "node-kayles" else ArcKayles)(graph)
+    if args.certificate is not None and args.misere:
+        return _misere_certificate(game, args)
     if args.scheduler is not None:
         if args.certificate is not None:
             raise ValueError(
@@ -297,6 +299,17 @@ def run(args: argparse.Namespace) -> int:
     _report(game, value, outcome, args.misere, shown, started)
     if args.certificate is not None:
         print(f"certificate: {args.certificate} (check it with nimkit verify)")
+    return 0
+
+
+def _misere_certificate(game: Any, args: argparse.Namespace) -> int:
+    """``--misere --certificate FILE``: the misère outcome, proven in FILE."""
+    started = time.perf_counter()
+    bounds = {"max_memory": args.max_memory, "progress": args.progress}
+    outcome = game.outcome(True, certificate=args.certificate, **bounds)
+    _report(game, "not searched (--misere --certificate proves the outcome)", outcome, True,
+            None, started)  # fmt: skip
+    print(f"certificate: {args.certificate} (check it with nimkit verify)")
     return 0
 
 

@@ -7,8 +7,8 @@
 //! cycles in closed form), `endgame` (small boards by table), `cells` (bitboards), `grid` (a board's
 //! components searched), `bitboards` (a board's tables);
 //! then the engine `graph` (`Deletion`: the graph, its components and keys) with
-//! its `normal` and `misere` searches, `checkpoint` and `certify` (what proves a
-//! board's value); `every` values every position
+//! its `normal` and `misere` searches, `checkpoint`, `certify` (what proves a
+//! board's value) and `misere_proof` (what proves a misère outcome); `every` values every position
 //! of a small graph at once (the learning environments' tables); `on_graph` makes it
 //! a family of games.
 pub mod bitboards;
@@ -23,6 +23,7 @@ pub mod grid;
 pub mod kinds;
 pub mod lines;
 pub mod misere;
+pub mod misere_proof;
 pub mod normal;
 pub mod on_graph;
 pub mod sets;
