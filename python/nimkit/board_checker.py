@@ -162,6 +162,8 @@ def _verify_misere(data: dict[str, Any]) -> Verified:
             raise CertificateError(f"{what} is not a list of shapes")
         found = [_canonical(_shape(s, what, fits)) for s in shapes]
         for shape in found:
+            if len(_components(*_frame(shape))) != 1:
+                raise CertificateError(f"{what}: {_text(shape)} is not one component")
             if not _moves_in(moves, shape):
                 raise CertificateError(f"{what}: {_text(shape)} has no move (leave it out)")
         return tuple(sorted(found))

@@ -363,6 +363,7 @@ def test_every_misere_position_changed_or_removed_is_caught(tmp_path):
         (lambda d: d["positions"].append(d["positions"][0]), "stated twice"),
         (lambda d: d["positions"][0].append(1), "is not \\[shapes"),
         (lambda d: d["positions"][0][0].append("x"), "has no move"),
+        (lambda d: d["positions"][0][0].append("xx-x/---x"), "is not one component"),
         (lambda d: d["positions"][0].__setitem__(0, "xx"), "not a list of shapes"),
     ],
 )
