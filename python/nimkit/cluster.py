@@ -56,8 +56,9 @@ DEPTH = 2
 
 FORMAT = 1
 
-#: The tops a worker keeps, by the run that laid them out (a run's tasks reuse it).
-_KEPT = 4
+#: The tops a worker keeps, by the run that laid them out (a run's tasks reuse it):
+#: the last only, so that an earlier run's game and tables are not held past it.
+_KEPT = 1
 _tops: OrderedDict[str, Any] = OrderedDict()
 _tops_lock = threading.Lock()
 
@@ -105,6 +106,8 @@ def solve(
     it loses, searched on ``client``'s cluster (what the games' ``client=`` asks).
     ``depth``: the moves of the misère top (``DEPTH`` if None). ``max_memory`` and
     ``evict`` bound each worker's search as they bound one here."""
+    if not callable(getattr(client, "submit", None)):
+        raise TypeError(f"client is a distributed.Client, not {client!r}")
     if misere:
         depth = DEPTH if depth is None else depth
         if isinstance(depth, bool) or not isinstance(depth, int):

@@ -197,6 +197,8 @@ def test_what_the_cluster_cannot_do_is_refused(client, tmp_path):
         cram.outcome(client=client, depth=2)
     with pytest.raises(ValueError, match="certificate"):
         cram.grundy(client=client, certificate=tmp_path / "c.json")
+    with pytest.raises(TypeError, match=r"distributed\.Client"):
+        cram.grundy(client="tcp://127.0.0.1:8786")
     with pytest.raises(ValueError, match="on a cluster only"):
         cram.outcome(checkpoint=tmp_path)
     with pytest.raises(ValueError, match="on a cluster only"):
