@@ -8,7 +8,8 @@
 use rustc_hash::FxHashSet;
 
 use super::graph::Deletion;
-use super::sets::{Bits, Key};
+use super::kinds::Moves;
+use super::sets::{members, Bits, Key};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt::Poll;
@@ -47,8 +48,12 @@ impl Deletion {
             let wins = self.misere_wins(&position, budget, report)?;
             let mut witness = None;
             if wins && !parts.is_empty() {
-                let mut losing = None;
-                for option in self.options(&position) {
+                // Of the options that lose, the one with the fewest moves left: its
+                // proof is the smallest, roughly.
+                let mut losing: Option<Bits> = None;
+                let mut options = self.options(&position);
+                options.sort_by_cached_key(|o| self.moves_left(o));
+                for option in options {
                     if !self.misere_wins(&option, budget, report)? {
                         losing = Some(option);
                         break;
@@ -73,6 +78,20 @@ impl Deletion {
         Ok((root, steps))
     }
 
+    /// How many moves `set` has.
+    fn moves_left(&self, set: &[u64]) -> u32 {
+        let ones = |words: &mut dyn Iterator<Item = u64>| words.map(|w| w.count_ones()).sum();
+        match self.moves {
+            Moves::Neighbourhood => ones(&mut set.iter().copied()),
+            Moves::Edge => {
+                let ends: u32 = members(set)
+                    .map(|v| ones(&mut self.adjacency[v].iter().zip(set).map(|(a, s)| a & s)))
+                    .sum();
+                ends / 2
+            }
+        }
+    }
+
     /// The components of `set` with a move.
     fn moving_parts(&self, set: &[u64]) -> Vec<Bits> {
         let mut parts = self.components(set);
@@ -84,7 +103,6 @@ impl Deletion {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::board::kinds::Moves;
 
     #[test]
     fn the_proof_follows_every_option_of_a_loss_and_one_of_a_win() {
