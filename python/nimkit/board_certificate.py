@@ -66,12 +66,8 @@ def write(
             f"cells, whose values stay below 64: {game!r} is not one"
         )
     value, rows, cols, position, facts = found
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "family": game.family,
-        "board": [rows, cols],
-        "position": _rows(position, rows, cols),
+    data = {
+        **_header(game, rows, cols, position),
         "value": value,
         "facts": [
             [_rows(cells, None, cols), v, [n for n in range(64) if nots >> n & 1]]
@@ -99,12 +95,8 @@ def write_misere(
         return [_corner(part, cols) for part in parts]
 
     position = game._native.numbers()
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "family": game.family,
-        "board": [rows, cols],
-        "position": _rows(position, rows, cols),
+    data = {
+        **_header(game, rows, cols, position),
         "ending": "misere",
         "outcome": "N" if wins else "P",
         "positions": [
@@ -127,6 +119,17 @@ def _board(game: ImpartialGame) -> tuple[int, int]:
             "cols), vertices (row, column) from (0, 0))"
         ) from None
     return rows, cols
+
+
+def _header(game: ImpartialGame, rows: int, cols: int, position: list[int]) -> dict[str, Any]:
+    """What every certificate states first: its format, the game and the position."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "family": game.family,
+        "board": [rows, cols],
+        "position": _rows(position, rows, cols),
+    }
 
 
 def _write(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
