@@ -76,21 +76,21 @@ impl PyTop {
             Layout::Normal(q) => q
                 .open()
                 .into_iter()
-                .map(|(p, o, v)| {
-                    let (game, key) = q.option((p, o, v)).expect("an open question");
+                .filter_map(|(p, o, v)| {
+                    let (game, key) = q.option((p, o, v)).ok()?; // open: always there
                     let parts = game.split().unwrap_or_default();
                     let size = parts.iter().map(|p| i64::from(p.size)).max().unwrap_or(0);
                     let mut key = key.to_vec();
                     key.extend_from_slice(&v.to_le_bytes());
-                    (Open::Option((p, o, v)), PyBytes::new(py, &key), size)
+                    Some((Open::Option((p, o, v)), PyBytes::new(py, &key), size))
                 })
                 .collect(),
             Layout::Misere(top) => top
                 .open()
                 .into_iter()
-                .map(|i| {
-                    let (_, key, size) = top.work(i).expect("an open position");
-                    (Open::Position(i), PyBytes::new(py, key), -i64::from(size))
+                .filter_map(|i| {
+                    let (_, key, size) = top.work(i)?; // open: always there
+                    Some((Open::Position(i), PyBytes::new(py, key), -i64::from(size)))
                 })
                 .collect(),
         }
