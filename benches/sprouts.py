@@ -1,7 +1,7 @@
 """The n-spot games of Sprouts: nimkit's outcome against SPOTS (Čížek, Balko and Schmid
 2025, ``cizektom/spots``), the fastest published solver, on one thread.
 
-    python benches/sprouts.py [--spots 7] [--spots-python PATH] [--misere]
+    python benches/sprouts.py [--spots 12] [--spots-python PATH] [--misere 6]
 
 Each n-spot game is solved in a fresh process, by ``nk.Sprouts(n).outcome()`` (normal
 play) and, given the Python of an environment where SPOTS is installed, by its
@@ -10,8 +10,8 @@ command line's defaults: a table of 100,000 entries, no heuristics, seed 0; it k
 nothing between processes). The script prints each wall time of the solving alone (not
 the start of Python), their ratio, and checks both outcomes against the published
 one: the first player wins iff n mod 6 is 3, 4 or 5 (Applegate, Jacobson and Sleator
-1991; Lemoine and Viennot, to 44 spots). ``--misere`` adds nimkit's misère outcome
-(SPOTS plays normal play only). SPOTS builds offline from its snapshot with
+1991; Lemoine and Viennot, to 44 spots). ``--misere N`` adds nimkit's misère outcome
+to N spots (SPOTS plays normal play only). SPOTS builds offline from its snapshot with
 ``pip install cmake ninja pybind11==2.13.1`` and then
 ``CMAKE_ARGS="-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS -Dpybind11_DIR=$(python -m
 pybind11 --cmakedir)" pip install --no-build-isolation PATH_TO_SPOTS``.
@@ -53,13 +53,15 @@ def _run(python: str, script: str, *args: str) -> tuple[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spots", type=int, default=7, help="the most spots (default 7)")
+    parser.add_argument("--spots", type=int, default=12, help="the most spots (default 12)")
     parser.add_argument("--spots-python", help="a Python where SPOTS is installed")
-    parser.add_argument("--misere", action="store_true", help="also nimkit's misère outcome")
+    parser.add_argument(
+        "--misere", type=int, default=0, metavar="N", help="nimkit's misère outcome to N spots"
+    )
     args = parser.parse_args()
     print(f"# {describe()}")
     header = "spots  outcome  nimkit s   SPOTS s   nimkit/SPOTS"
-    print(header + "  misère  nimkit s" * args.misere)
+    print(header + "  misère  nimkit s" * (args.misere > 0))
     for n in range(1, args.spots + 1):
         published = "N" if n % 6 in (3, 4, 5) else "P"
         outcome, ours = _run(sys.executable, _NIMKIT, str(n), "normal")
@@ -68,10 +70,10 @@ def main() -> None:
         if args.spots_python:
             theirs_outcome, theirs = _run(args.spots_python, _SPOTS, str(n))
             assert theirs_outcome == published, (n, theirs_outcome, published)
-            line += f"  {theirs:8.3f}  {ours / max(theirs, 1e-6):12.1f}"
+            line += f"  {theirs:8.3f}  {ours / max(theirs, 1e-6):12.2f}"
         else:
             line += f"  {'-':>8}  {'-':>12}"
-        if args.misere:
+        if n <= args.misere:
             misere, time_misere = _run(sys.executable, _NIMKIT, str(n), "misere")
             line += f"  {misere:6}  {time_misere:8.3f}"
         print(line, flush=True)

@@ -5,14 +5,16 @@
 //!
 //! From the lowest: `code` (a position's bytes), `land` (regions, boundaries and
 //! the simplifications), `canon` (a land's canonical code), `moves` (a land's
-//! moves), `notation` (the string notation, read and written), `search` (the
-//! engine's questions answered).
+//! moves), `notation` (the string notation, read and written), `writings` (the codes
+//! of the lands a listing of options meets), `search` (the engine's questions
+//! answered).
 pub mod canon;
 pub mod code;
 pub mod land;
 pub mod moves;
 pub mod notation;
 pub mod search;
+pub mod writings;
 
 use std::sync::{Mutex, PoisonError};
 
@@ -25,9 +27,8 @@ use crate::base::error::Result;
 use crate::base::outcome::Outcome;
 use crate::games::{Game, Limits, Memo, Part, Value};
 use crate::split::budget::Budget;
+use crate::split::dfpn::Outcomes;
 use crate::split::misere;
-use crate::split::pruned::{Search, Wide};
-use crate::split::{plain, table::Private};
 
 /// The game of Sprouts; a position is its code (`code::Code`). The family keeps
 /// what its searches learn: the values of lands, the misère outcomes of positions.
@@ -46,23 +47,11 @@ impl Sprouts {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<u32> {
-        let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut value = 0;
-        let mut search = Lands::default();
-        for land in lands(code) {
-            let land: Code = land.into();
-            let found = Search::new(&mut search, &mut Private::new(&mut table)?, budget, report)?
-                .value(&land)?;
-            value ^= match found {
-                Ok(v) => v,
-                Err(Wide) => plain::value(&mut search, land, &mut table, budget, report)?,
-            };
-        }
-        Ok(value)
+        self.outcomes(budget, report, |search, parts| search.value(parts), code)
     }
 
-    /// Whether the normal-play value of `code` is `target`, as the pruned search asks
-    /// it (Lemoine and Viennot's "is this position plus *k a loss?").
+    /// Whether the normal-play value of the position `code` is `target` (Lemoine and
+    /// Viennot's "is this position plus *k a loss?").
     pub fn value_is(
         &self,
         code: &[u8],
@@ -70,21 +59,29 @@ impl Sprouts {
         budget: Budget,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<bool> {
+        self.outcomes(
+            budget,
+            report,
+            |search, parts| search.sum_is(parts, target),
+            code,
+        )
+    }
+
+    /// `ask` the proof-number search of the family's lands about the lands of `code`.
+    fn outcomes<T>(
+        &self,
+        budget: Budget,
+        report: &(dyn Fn(usize) + Sync),
+        ask: impl FnOnce(&mut Outcomes<'_, Lands>, &[Code]) -> Result<T>,
+        code: &[u8],
+    ) -> Result<T> {
         let parts: Vec<Code> = lands(code).map(Code::from).collect();
-        let found = {
-            let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
-            Search::new(
-                &mut Lands::default(),
-                &mut Private::new(&mut table)?,
-                budget,
-                report,
-            )?
-            .sum_is(&parts, target)?
-        };
-        match found {
-            Ok(is) => Ok(is),
-            Err(Wide) => Ok(self.value(code, budget, report)? == target),
-        }
+        let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lands = Lands::default();
+        ask(
+            &mut Outcomes::new(&mut lands, &mut table, budget, report)?,
+            &parts,
+        )
     }
 }
 

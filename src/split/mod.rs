@@ -5,6 +5,7 @@
 //! A game tells the engine what `Split` asks (its components, their keys and
 //! options, closed forms); the engine holds the rest and imports no game:
 //! - `pruned`: the value search with the pruning of Beling and Rogalski;
+//! - `dfpn`: normal-play outcomes by depth-first proof-number search over couples;
 //! - `table`: the transposition tables (private, or shared between threads);
 //! - `budget`: the memory bound, eviction and Ctrl-C;
 //! - `misere`: misère outcomes over multisets of component keys;
@@ -13,6 +14,7 @@
 //! - `parallel`: one component searched on several threads;
 //! - `saved`: a table as a checkpoint holds it.
 pub mod budget;
+pub mod dfpn;
 pub mod misere;
 pub mod parallel;
 pub mod plain;

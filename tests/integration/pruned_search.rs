@@ -10,6 +10,7 @@ use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::MultisetSolution;
 use nimkit::split::budget::Budget;
+use nimkit::split::dfpn::Outcomes;
 use nimkit::split::misere::{self, Keyed, MisereSplit, Table};
 use nimkit::split::pruned::{Search, Split};
 use nimkit::split::table::Private;
@@ -144,6 +145,56 @@ fn heap_value(game: &mut Heaps, n: u64, table: &mut FxHashMap<u64, u32>) -> Opti
     let mut table = Private::new(table).unwrap();
     let mut search = Search::new(game, &mut table, Budget::default(), &|_| {}).unwrap();
     search.value(&vec![n]).unwrap().ok()
+}
+
+/// The proof-number search of couples (`split::dfpn`) on the same heaps: each heap's
+/// value, and sums of two or three heaps asked "is your value v?", against the heap
+/// solver, with one table for all (what one search learns serves the next) and a
+/// fresh one for each sum.
+#[test]
+fn proof_number_search_equals_the_heap_solver() {
+    for (code, most) in [
+        ("0.77", 70),
+        ("0.07", 70),
+        ("0.137", 60),
+        ("0.6", 50),
+        ("0.007", 40),
+        ("4.7", 40),
+    ] {
+        let rules = TakeAndBreak::parse(code).unwrap();
+        rules.ensure(most).unwrap();
+        let mut shared = FxHashMap::default();
+        for n in 0..most {
+            let mut game = Heaps(&rules);
+            let found = Outcomes::new(&mut game, &mut shared, Budget::default(), &|_| {})
+                .unwrap()
+                .value(&[vec![n]])
+                .unwrap();
+            assert_eq!(found, rules.grundy(n), "{code}: heap {n}");
+        }
+        for (a, b, c) in [
+            (3, 5, 0),
+            (most - 1, most / 2, 0),
+            (most - 2, 7, 4),
+            (11, 11, most - 3),
+        ] {
+            let parts: Vec<Vec<u64>> = [a, b, c]
+                .iter()
+                .filter(|&&n| n > 0)
+                .map(|&n| vec![n])
+                .collect();
+            let sum = rules.grundy(a) ^ rules.grundy(b) ^ rules.grundy(c);
+            for target in [sum, sum ^ 1, sum ^ 2] {
+                let mut own = FxHashMap::default();
+                let mut game = Heaps(&rules);
+                let is = Outcomes::new(&mut game, &mut own, Budget::default(), &|_| {})
+                    .unwrap()
+                    .sum_is(&parts, target)
+                    .unwrap();
+                assert_eq!(is, target == sum, "{code}: {a} + {b} + {c} is {target}");
+            }
+        }
+    }
 }
 
 #[test]

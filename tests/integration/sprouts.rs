@@ -4,9 +4,11 @@
 //! independent of the core's positions, is in `tests/python/test_sprouts.py`.
 use std::collections::{HashMap, HashSet};
 
+use nimkit::games::sprouts::canon;
 use nimkit::games::sprouts::code::Code;
 use nimkit::games::sprouts::notation::{parse, start, text, SproutsError};
 use nimkit::games::sprouts::search;
+use nimkit::games::sprouts::writings::Writings;
 use nimkit::games::sprouts::Sprouts;
 use nimkit::split::budget::Budget;
 use rand::{RngExt, SeedableRng};
@@ -19,11 +21,11 @@ fn value(game: &Sprouts, code: &[u8]) -> u32 {
 /// Normal play: the first player wins the n-spot game iff n mod 6 is 3, 4 or 5
 /// (Applegate, Jacobson and Sleator, "Computer Analysis of Sprouts", CMU-CS-91-144,
 /// 1991, to n = 11; Lemoine and Viennot, arXiv 1008.2320, to n = 44), and its value
-/// is then 1 (their nimber tables): checked to 6 spots here, the rest research-scale.
+/// is then 1 (their nimber tables): checked to 8 spots here, the rest research-scale.
 #[test]
 fn n_spot_games_in_normal_play() {
     let game = Sprouts::default();
-    for n in 0..=6u64 {
+    for n in 0..=8u64 {
         let expected = u32::from(matches!(n % 6, 3..=5));
         assert_eq!(value(&game, &start(n).unwrap()), expected, "{n} spots");
         assert_eq!(
@@ -34,10 +36,12 @@ fn n_spot_games_in_normal_play() {
     }
 }
 
-/// Every position from up to 4 spots, its value by the pruned search against the
-/// plain mex of its options' values over whole positions (no XOR of lands).
+/// Every position from up to 4 spots, its value by the engine (the proof-number
+/// search of couples, the pruned search for the parts it values in full) against the
+/// plain mex of its options' values over whole positions (no XOR of lands); and each
+/// asked alone, by a family that knows nothing yet, whether its value is v and v + 1.
 #[test]
-fn pruned_values_equal_the_plain_mex_of_whole_positions() {
+fn engine_values_equal_the_plain_mex_of_whole_positions() {
     let mut plain: HashMap<Code, u32> = HashMap::new();
     fn mex_value(code: &Code, plain: &mut HashMap<Code, u32>) -> u32 {
         if let Some(&v) = plain.get(code) {
@@ -56,8 +60,15 @@ fn pruned_values_equal_the_plain_mex_of_whole_positions() {
     }
     assert!(plain.len() > 1000, "{} positions", plain.len());
     let game = Sprouts::default();
+    let is = |code: &Code, v| {
+        Sprouts::default()
+            .value_is(code, v, Budget::default(), &|_| {})
+            .unwrap()
+    };
     for (code, &v) in &plain {
         assert_eq!(value(&game, code), v, "{}", text(code));
+        assert!(is(code, v), "{} is {v}", text(code));
+        assert!(!is(code, v + 1), "{} is not {}", text(code), v + 1);
     }
 }
 
@@ -281,13 +292,15 @@ fn the_table_gives_each_games_answer() {
 }
 
 /// A land's options stop when the poll says so (Ctrl-C in the misère search does
-/// not wait for a land of many symmetric regions), and what stopped is not kept.
+/// not wait for a land of many symmetric regions), and what stopped is not kept;
+/// the searches' writings (fewer ties tried) are writings of the same options.
 #[test]
 fn options_stop_when_polled() {
     use nimkit::base::error::Error;
     let land = parse("AB.CD.EF.GH|AB|CD|EF|GH").unwrap();
     let mut calls = 0;
-    let stopped = search::polled_options(&land, &mut || {
+    let canonical = || Writings::new(canon::TRIES);
+    let stopped = search::polled_options(&land, &mut canonical(), &mut || {
         calls += 1;
         if calls > 3 {
             Err(Error::Interrupted)
@@ -300,9 +313,16 @@ fn options_stop_when_polled() {
     let whole = search::land_options(&land);
     assert!(!whole.is_empty());
     assert_eq!(
-        search::polled_options(&land, &mut || Ok(())).unwrap(),
+        search::polled_options(&land, &mut canonical(), &mut || Ok(())).unwrap(),
         whole
     );
+    let searched = search::polled_options(&land, &mut Writings::default(), &mut || Ok(()));
+    let rewritten: HashSet<Code> = searched
+        .unwrap()
+        .iter()
+        .map(|o| parse(&text(o)).unwrap())
+        .collect();
+    assert_eq!(rewritten, whole.into_iter().collect());
 }
 
 fn letter(i: usize) -> char {

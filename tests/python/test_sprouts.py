@@ -83,14 +83,23 @@ def test_six_spots_published_outcomes() -> None:
 
 
 @pytest.mark.research
+@pytest.mark.parametrize("spots", [*range(6, 12), pytest.param(12, marks=pytest.mark.record)])
+def test_normal_play_to_twelve_spots(spots: int) -> None:
+    # The outcomes Applegate, Jacobson and Sleator computed to 11 spots (CMU-CS-91-144,
+    # 1991) and Lemoine and Viennot to 44 (arXiv 1008.2320), and the values of their
+    # tables: a first-player win iff n mod 6 is 3, 4 or 5, and the value then 1.
+    # Seconds each (12 spots: a minute, a `record` case; the Sprouts guide's table).
+    wins = spots % 6 in (3, 4, 5)
+    assert nk.Sprouts(spots).outcome() == (Outcome.N if wins else Outcome.P)
+    assert nk.Sprouts(spots).grundy() == int(wins)
+
+
+@pytest.mark.research
 @pytest.mark.record
-def test_seven_spots_published_outcomes() -> None:
-    # Normal play a loss (7 mod 6 = 1); misère play a loss too (OEIS A164950, for
-    # n = 1..20: 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0).
-    # About 1.5 and 9 minutes on the release build (the Sprouts guide's table).
-    game = nk.Sprouts(7)
-    assert game.outcome() == Outcome.P
-    assert game.outcome(misere=True) == Outcome.P
+def test_seven_spots_in_misere_play() -> None:
+    # A loss (OEIS A164950, for n = 1..20: 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0,
+    # 0, 1, 1, 1, 0, 0). Minutes on the release build (the Sprouts guide's table).
+    assert nk.Sprouts(7).outcome(misere=True) == Outcome.P
 
 
 def test_strings_round_trip_and_games_pickle() -> None:
@@ -142,6 +151,13 @@ def test_too_many_spots_and_bad_arguments_are_refused() -> None:
         nk.Sprouts(2.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="evict"):
         nk.Sprouts(3).grundy(evict=True)
+
+
+def test_the_memory_bound_holds_the_values_found() -> None:
+    # The proof-number search enters the values it proves within max_memory.
+    with pytest.raises(MemoryError, match="max_memory = 20000"):
+        nk.Sprouts(9).outcome(max_memory=20_000)
+    assert nk.Sprouts(9).outcome(max_memory=10_000_000) == Outcome.N
 
 
 def test_a_perfect_player_wins_the_games_it_should() -> None:

@@ -1,32 +1,38 @@
 //! Sprouts on the engine for games that split (`crate::split`): a component is a
-//! land, keyed by its canonical code; normal play by the pruned value search
-//! (`split::pruned`), misère play by the search over whole positions keyed by the
+//! land, keyed by its code; normal play by the proof-number search of couples
+//! (`split::dfpn`, the pruned value search `split::pruned` for the parts it values in
+//! full), misère play by the search over whole positions keyed by the
 //! multisets of their lands (`split::misere`).
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::canon::{SEARCH_TRIES, TRIES};
 use super::code::{lands, Code, LAND_END};
 use super::land::{land_of_code, lives_of_code, settle};
 use super::moves::each_move;
-use super::notation::of_settled;
+use super::writings::Writings;
 use crate::base::error::Result;
 use crate::split::misere::{Keyed, MisereSplit, Table};
 use crate::split::pruned::Split;
 
 /// The options of the land `code`, each the position it leaves (lands' codes),
-/// each once.
+/// each once, written canonically.
 pub fn land_options(code: &[u8]) -> Vec<Code> {
-    let Ok(options) = polled_options(code, &mut || Ok(())) else {
+    let Ok(options) = polled_options(code, &mut Writings::new(TRIES), &mut || Ok(())) else {
         unreachable!("a poll that never stops")
     };
     options
 }
 
-/// `land_options`, `poll` called before each move is made canonical: a land of
-/// many symmetric regions takes a second to list (each option's canonical form
-/// tries many tied writings), and Ctrl-C must not wait for it.
-pub fn polled_options(code: &[u8], poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Code>> {
+/// The options of the land `code`, written by `writings`, `poll` called before each
+/// move is written: a land of many symmetric regions takes a second to list, and
+/// Ctrl-C must not wait for it.
+pub fn polled_options(
+    code: &[u8],
+    writings: &mut Writings,
+    poll: &mut dyn FnMut() -> Result<()>,
+) -> Result<Vec<Code>> {
     let land = land_of_code(code);
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
@@ -42,7 +48,7 @@ pub fn polled_options(code: &[u8], poll: &mut dyn FnMut() -> Result<()>) -> Resu
         }
         settled.clear();
         settle(regions, &mut settled);
-        let option = of_settled(&settled);
+        let option = writings.code(&settled);
         if seen.insert(option.clone()) {
             out.push(option);
         }
@@ -87,6 +93,7 @@ fn known(code: &[u8]) -> Option<u32> {
 pub struct Recent {
     options: FxHashMap<Code, Arc<[Code]>>,
     bytes: usize,
+    writings: Writings,
 }
 
 /// The most bytes `Recent` holds (its lands, their options and their boxes, counted
@@ -102,7 +109,10 @@ impl Recent {
         if let Some(options) = self.get(land) {
             return options;
         }
-        let options: Arc<[Code]> = land_options(land).into();
+        let Ok(options) = polled_options(land, &mut self.writings, &mut || Ok(())) else {
+            unreachable!("a poll that never stops")
+        };
+        let options: Arc<[Code]> = options.into();
         self.keep(land, &options);
         options
     }
@@ -250,7 +260,8 @@ impl Positions {
             return Ok(options);
         }
         // Kept only once whole: a list stopped half way is never seen again.
-        let options: Arc<[Code]> = polled_options(land, poll)?.into();
+        let writings = &mut Writings::new(SEARCH_TRIES);
+        let options: Arc<[Code]> = polled_options(land, writings, poll)?.into();
         recent().keep(land, &options);
         Ok(options)
     }
