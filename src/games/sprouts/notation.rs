@@ -12,8 +12,9 @@
 //!   position may end with `!`; `0*12` is twelve spots alone (`0.0. ... .0`).
 //!
 //! A position is held as its code (`code`), written by `canon::key`.
-use super::code::{lands, Code, BOUNDARY_END, LAND_END, LOCAL, REGION_END, SHARED};
+use super::code::{lands, Code, BOUNDARY_END, LOCAL, REGION_END, SHARED};
 use super::land::{self, Land, Region, FRESH, LETTER, MOST_LIVES, ONE, TWO};
+use super::writings::Writings;
 use super::{canon, moves};
 use crate::base::error::FamilyError;
 
@@ -71,18 +72,9 @@ pub fn position(lands: Vec<Land>) -> Code {
     of_settled(&settled)
 }
 
-/// The code of settled lands.
+/// The code of settled lands, written canonically.
 pub fn of_settled(lands: &[Land]) -> Code {
-    let mut codes: Vec<Vec<u8>> = lands
-        .iter()
-        .map(|l| {
-            let mut code = Vec::new();
-            canon::key(l, &mut code);
-            code
-        })
-        .collect();
-    codes.sort_unstable();
-    codes.join(&LAND_END).into_boxed_slice()
+    Writings::new(canon::TRIES).code(lands)
 }
 
 /// The position written in `text`, as its code (simplified and canonical).
