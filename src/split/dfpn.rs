@@ -22,24 +22,10 @@ use smallvec::SmallVec;
 
 use super::budget::{Budget, Spend};
 use super::plain;
+use super::proof::{best_two, of_options, option_within, Numbers, FRESH, LOSS, UNBOUNDED, WIN};
 use super::pruned::{Search, Split, Wide};
 use super::table::{enter_in, Private, Values};
 use crate::base::error::Result;
-
-/// A proof or disproof number past every count: proved.
-const INF: u32 = u32::MAX;
-
-/// How hard it looks to prove that the player to move wins (`pn`), and that they
-/// lose (`dn`): 0 is proved, `INF` refuted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Numbers {
-    pn: u32,
-    dn: u32,
-}
-
-const WIN: Numbers = Numbers { pn: 0, dn: INF };
-const LOSS: Numbers = Numbers { pn: INF, dn: 0 };
-const FRESH: Numbers = Numbers { pn: 1, dn: 1 };
 
 /// What is left of an option: one component (the couple's), or several not yet
 /// valued.
@@ -255,9 +241,8 @@ impl<'a, S: Split> Outcomes<'a, S> {
 
     /// Drop the couples not proved (and all, if those proved fill half the table).
     fn make_room(&mut self) {
-        let proved = |n: &Numbers| n.pn == 0 || n.dn == 0;
         self.numbers.retain(|_, entries| {
-            entries.retain(|e| proved(&e.1));
+            entries.retain(|e| e.1.proved());
             !entries.is_empty()
         });
         let game = &*self.game;
@@ -367,16 +352,15 @@ impl<'a, S: Split> Outcomes<'a, S> {
             LOSS => return Ok(false),
             _ => {}
         }
-        let within = Numbers { pn: INF, dn: INF };
-        let mut stack = match self.open(&part, key, heap, within)? {
+        let mut stack = match self.open(&part, key, heap, UNBOUNDED)? {
             Opened::Frame(frame) => vec![frame],
             Opened::Decided(numbers) => return Ok(numbers == WIN),
         };
         loop {
             self.spend.tick()?;
             let frame = stack.last_mut().expect("the loop holds a frame");
-            let numbers = of_children(&frame.children);
-            if numbers.pn >= frame.within.pn || numbers.dn >= frame.within.dn {
+            let numbers = of_options(frame.children.iter().map(|c| c.numbers));
+            if numbers.reached(frame.within) {
                 let frame = stack.pop().expect("the loop holds a frame");
                 self.store(&frame.key, frame.heap, numbers)?;
                 match stack.last_mut() {
@@ -385,7 +369,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
                 }
                 continue;
             }
-            let (best, second) = best_two(&frame.children);
+            let (best, second) = best_two(frame.children.iter().map(|c| c.numbers));
             let child = &mut frame.children[best];
             if let Rest::Many(parts) = &mut child.rest {
                 let parts = std::mem::take(parts);
@@ -405,16 +389,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
                 };
                 continue;
             }
-            // The child's pn must keep the frame's dn below its threshold, and its dn
-            // below the frame's pn threshold and (by 1 + ε) the next best child's.
-            let child_within = Numbers {
-                pn: saturating(
-                    u64::from(frame.within.dn) - u64::from(numbers.dn)
-                        + u64::from(child.numbers.pn),
-                    frame.within.dn,
-                ),
-                dn: frame.within.pn.min(second.saturating_add(1)),
-            };
+            let child_within = option_within(frame.within, numbers, child.numbers, second);
             frame.on = best;
             let Rest::One(p, k) = &child.rest else {
                 unreachable!("a child left whole was reduced above")
@@ -452,48 +427,4 @@ impl<'a, S: Split> Outcomes<'a, S> {
             })),
         }
     }
-}
-
-/// `value`, or `INF` where `limit` is (a threshold never reached stays so).
-fn saturating(value: u64, limit: u32) -> u32 {
-    if limit == INF {
-        INF
-    } else {
-        value.min(u64::from(INF - 1)) as u32
-    }
-}
-
-/// A couple's numbers from its options': it wins if one loses, and loses if all win.
-fn of_children<P, K>(children: &[Child<P, K>]) -> Numbers {
-    let mut pn = INF;
-    let mut dn: u32 = 0;
-    for c in children {
-        if c.numbers.dn == 0 {
-            return WIN;
-        }
-        pn = pn.min(c.numbers.dn);
-        dn = dn.saturating_add(c.numbers.pn);
-    }
-    if dn == 0 {
-        return LOSS;
-    }
-    Numbers {
-        pn,
-        dn: dn.min(INF - 1),
-    }
-}
-
-/// The child whose loss looks cheapest to prove, and the least dn of the others.
-fn best_two<P, K>(children: &[Child<P, K>]) -> (usize, u32) {
-    let mut best = 0;
-    let mut second = INF;
-    for (i, c) in children.iter().enumerate().skip(1) {
-        if c.numbers.dn < children[best].numbers.dn {
-            second = children[best].numbers.dn;
-            best = i;
-        } else {
-            second = second.min(c.numbers.dn);
-        }
-    }
-    (best, second)
 }

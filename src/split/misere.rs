@@ -21,6 +21,8 @@ use crate::base::alloc;
 use crate::base::error::{Error, Result};
 use crate::base::interrupt;
 
+mod proofs;
+
 /// The misère table: whether the player to move wins, by whole position.
 pub type Table<K> = FxHashMap<Box<[K]>, bool>;
 
@@ -63,6 +65,7 @@ pub trait MisereSplit: Sync {
     fn options(
         &self,
         part: &Self::Part,
+        scratch: &mut Self::Scratch,
         poll: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Vec<Self::Part>>;
 
@@ -70,6 +73,12 @@ pub trait MisereSplit: Sync {
     /// tells apart (by canonical labels, too costly for every look-up).
     fn alias(&self, _parts: &[Self::Part]) -> Option<Box<[Self::Key]>> {
         None
+    }
+
+    /// Whether positions are searched by proof numbers (`proofs`) rather than in the
+    /// order their options come.
+    fn proof_numbers(&self) -> bool {
+        false
     }
 
     /// The bytes a whole position's key of `parts` components holds on the heap, as
@@ -187,7 +196,7 @@ impl<P: Clone, K: Clone + Eq> Frame<P, K> {
             if i > 0 && position.key[i - 1] == *key {
                 continue;
             }
-            for option in game.options(part, poll)? {
+            for option in game.options(part, scratch, poll)? {
                 // Only the part moved in is split and keyed anew.
                 let mut parts = Keyed::new();
                 game.keyed(&option, scratch, &mut parts);
@@ -355,6 +364,9 @@ impl<G: MisereSplit> Search<'_, G> {
         if let Some(won) = known {
             return Ok(won);
         }
+        if self.game.proof_numbers() {
+            return self.prove(start, alias, scratch, spend, report);
+        }
         let game = self.game;
         let mut first = Frame::new(game, start, scratch, &mut || spend.tick())?;
         first.alias = alias;
@@ -413,18 +425,7 @@ impl<G: MisereSplit> Search<'_, G> {
             if let Some(won) = won {
                 let frame = stack.pop().expect("the loop holds a frame");
                 spend.release(game.bytes(frame.size()));
-                let mut known = self.table();
-                self.room(&mut spend, &mut known, frame.key.len())?;
-                remember(&mut known, frame.key, won, report);
-                if let Some(alias) = frame.alias {
-                    let typical = game.key_heap(alias.len());
-                    self.room(&mut spend, &mut known, alias.len())?;
-                    let heap = alias
-                        .iter()
-                        .map(|k| std::mem::size_of::<G::Key>() + game.heap_of(k));
-                    spend.keep(heap.sum::<usize>().saturating_sub(typical))?;
-                    remember(&mut known, alias, won, report);
-                }
+                self.enter(&mut spend, frame.key, frame.alias, won, report)?;
                 if stack.is_empty() {
                     return Ok(won);
                 }
@@ -432,6 +433,31 @@ impl<G: MisereSplit> Search<'_, G> {
             }
         }
         unreachable!("the last frame returns")
+    }
+
+    /// Enter in the table that the position `key` (also keyed `alias`) is `won`.
+    fn enter(
+        &self,
+        spend: &mut Spend,
+        key: Box<[G::Key]>,
+        alias: Option<Box<[G::Key]>>,
+        won: bool,
+        report: &(dyn Fn(usize) + Sync),
+    ) -> Result<()> {
+        let game = self.game;
+        let mut known = self.table();
+        self.room(spend, &mut known, key.len())?;
+        remember(&mut known, key, won, report);
+        if let Some(alias) = alias {
+            let typical = game.key_heap(alias.len());
+            self.room(spend, &mut known, alias.len())?;
+            let heap = alias
+                .iter()
+                .map(|k| std::mem::size_of::<G::Key>() + game.heap_of(k));
+            spend.keep(heap.sum::<usize>().saturating_sub(typical))?;
+            remember(&mut known, alias, won, report);
+        }
+        Ok(())
     }
 
     /// Room in the table (`known`) for one more position, of `parts` components,

@@ -18,6 +18,7 @@ pub mod dfpn;
 pub mod misere;
 pub mod parallel;
 pub mod plain;
+pub mod proof;
 pub mod pruned;
 pub mod recorded;
 pub mod saved;

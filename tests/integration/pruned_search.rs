@@ -212,10 +212,11 @@ fn values_past_64_give_up_for_the_plain_search() {
 
 /// Heaps under a take-and-break code in misère play, on the engine's misère search:
 /// a component is a heap, keyed by its size, or `STAR` if every move empties it of
-/// moves (then it is *).
+/// moves (then it is *); searched in the order options come, or by proof numbers.
 struct MisereHeaps<'a> {
     code: &'a TakeAndBreak,
     table: Mutex<Table<u64>>,
+    proofs: bool,
 }
 
 const STAR: u64 = u64::MAX;
@@ -257,11 +258,16 @@ impl MisereSplit for MisereHeaps<'_> {
     fn options(
         &self,
         part: &Vec<u64>,
+        _: &mut Self::Scratch,
         _poll: &mut dyn FnMut() -> nimkit::base::error::Result<()>,
     ) -> nimkit::base::error::Result<Vec<Vec<u64>>> {
         let mut out = Vec::new();
         Heaps(self.code).options(part, &mut out);
         Ok(out)
+    }
+
+    fn proof_numbers(&self) -> bool {
+        self.proofs
     }
 
     fn key_heap(&self, parts: usize) -> usize {
@@ -283,9 +289,16 @@ impl MisereSplit for MisereHeaps<'_> {
 /// (`MultisetSolution`) on single heaps and on sums of two and three, for codes
 /// that split into two and three and whose heaps are * (cancelled in pairs), with
 /// one table for all the positions and, in 48 KiB, with eviction
-/// (which some codes' tables need).
+/// (which some codes' tables need); both searches, in the order options come and by
+/// proof numbers.
 #[test]
 fn take_and_break_heaps_in_misere_play_equal_the_heap_solver() {
+    for proofs in [false, true] {
+        heaps_in_misere_play(proofs);
+    }
+}
+
+fn heaps_in_misere_play(proofs: bool) {
     let mut evicted = false;
     for (code, most) in [
         ("0.77", 24),
@@ -299,6 +312,7 @@ fn take_and_break_heaps_in_misere_play_equal_the_heap_solver() {
         let shared = MisereHeaps {
             code: &rules,
             table: Mutex::default(),
+            proofs,
         };
         let misere = Rules::new(
             true,
@@ -316,6 +330,7 @@ fn take_and_break_heaps_in_misere_play_equal_the_heap_solver() {
             let [alone, bounded] = [0, 1].map(|_| MisereHeaps {
                 code: &rules,
                 table: Mutex::default(),
+                proofs,
             });
             let budget = Budget {
                 max_memory: 48 << 10,

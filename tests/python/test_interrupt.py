@@ -43,7 +43,7 @@ LONG = [
     "nk.TakeAndBreak('0.35').misere_quotient(max_heap=60)",
     # Sprouts in both endings: minutes and more.
     "nk.Sprouts(9).grundy()",
-    "nk.Sprouts(8).outcome(misere=True)",
+    "nk.Sprouts(10).outcome(misere=True)",
     # The table of every position of a 26-cell board (2**26 positions, about two
     # seconds each), ten times over.
     "[nk.Cram(2, 13).value_table() for _ in range(10)]",

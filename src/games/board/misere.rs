@@ -107,7 +107,12 @@ impl MisereSplit for Deletion {
         key[..] == [STAR]
     }
 
-    fn options(&self, part: &Bits, _poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Bits>> {
+    fn options(
+        &self,
+        part: &Bits,
+        _: &mut Recent,
+        _poll: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Vec<Bits>> {
         Ok(Deletion::options(self, part)) // a board's options are quick to make
     }
 

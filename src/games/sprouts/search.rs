@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::canon::{SEARCH_TRIES, TRIES};
+use super::canon::TRIES;
 use super::code::{lands, Code, LAND_END};
 use super::land::{land_of_code, lives_of_code, settle};
 use super::moves::each_move;
@@ -197,10 +197,11 @@ pub struct Positions {
 impl MisereSplit for Positions {
     type Part = Code;
     type Key = Code;
-    type Scratch = ();
+    /// The writings of lands this thread met (`writings`).
+    type Scratch = Writings;
 
-    fn scratch(&self, _size: u32) -> Result<()> {
-        Ok(())
+    fn scratch(&self, _size: u32) -> Result<Writings> {
+        Ok(Writings::default())
     }
 
     fn table(&self) -> &Mutex<Table<Code>> {
@@ -216,10 +217,9 @@ impl MisereSplit for Positions {
     }
 
     /// Each land with its key: a land whose every move ends it keyed as *.
-    fn keyed(&self, position: &Code, _: &mut (), out: &mut Keyed<Code, Code>) {
+    fn keyed(&self, position: &Code, writings: &mut Writings, out: &mut Keyed<Code, Code>) {
         for land in lands(position) {
-            let star =
-                lives_of_code(land) <= STAR_MOST && land_options(land).iter().all(|o| o.is_empty());
+            let star = lives_of_code(land) <= STAR_MOST && self.ends_at_once(land, writings);
             let key: Code = if star { Box::new([STAR]) } else { land.into() };
             out.push((land.into(), key));
         }
@@ -229,8 +229,17 @@ impl MisereSplit for Positions {
         key[..] == [STAR]
     }
 
-    fn options(&self, part: &Code, poll: &mut dyn FnMut() -> Result<()>) -> Result<Vec<Code>> {
-        Ok(self.options_of(part, poll)?.to_vec())
+    fn options(
+        &self,
+        part: &Code,
+        writings: &mut Writings,
+        poll: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Vec<Code>> {
+        Ok(self.options_of(part, writings, poll)?.to_vec())
+    }
+
+    fn proof_numbers(&self) -> bool {
+        true
     }
 
     fn key_heap(&self, parts: usize) -> usize {
@@ -251,16 +260,29 @@ impl MisereSplit for Positions {
 }
 
 impl Positions {
+    /// Whether every move in the land ends it (from the cache, as a poll that never
+    /// stops leaves it).
+    fn ends_at_once(&self, land: &[u8], writings: &mut Writings) -> bool {
+        let Ok(options) = self.options_of(land, writings, &mut || Ok(())) else {
+            unreachable!("a poll that never stops")
+        };
+        options.iter().all(|o| o.is_empty())
+    }
+
     /// The options of a land, from the misère searches' cache.
     /// (Made outside the lock: the misère search of a large position runs on several
     /// threads.)
-    fn options_of(&self, land: &[u8], poll: &mut dyn FnMut() -> Result<()>) -> Result<Arc<[Code]>> {
+    fn options_of(
+        &self,
+        land: &[u8],
+        writings: &mut Writings,
+        poll: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Arc<[Code]>> {
         let recent = || self.recent.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(options) = recent().get(land) {
             return Ok(options);
         }
         // Kept only once whole: a list stopped half way is never seen again.
-        let writings = &mut Writings::new(SEARCH_TRIES);
         let options: Arc<[Code]> = polled_options(land, writings, poll)?.into();
         recent().keep(land, &options);
         Ok(options)

@@ -15,6 +15,8 @@ pub struct Writings {
     tries: usize,
     codes: FxHashMap<Vec<u8>, Vec<u8>>,
     bytes: usize,
+    /// The bytes past which it is emptied (`MOST_BYTES`).
+    most: usize,
 }
 
 /// The most bytes `Writings` holds, counted roughly (its writings, codes and slots).
@@ -30,11 +32,18 @@ impl Writings {
             tries,
             codes: FxHashMap::default(),
             bytes: 0,
+            most: MOST_BYTES,
         }
     }
 
     /// The code of the position of settled `lands`.
     pub fn code(&mut self, lands: &[Land]) -> Code {
+        // Emptied before a position, never in the middle of one: its lands' codes
+        // are read back below (the bound is passed by one position's lands at most).
+        if self.bytes > self.most {
+            self.codes.clear();
+            self.bytes = 0;
+        }
         let mut codes: Vec<&[u8]> = Vec::with_capacity(lands.len());
         let mut raws = Vec::with_capacity(lands.len());
         for land in lands {
@@ -42,12 +51,7 @@ impl Writings {
             if !self.codes.contains_key(&raw) {
                 let mut code = Vec::new();
                 canon::key_within(land, self.tries, &mut code);
-                let bytes = ENTRY_BYTES + raw.len() + code.len();
-                if self.bytes + bytes > MOST_BYTES {
-                    self.codes.clear();
-                    self.bytes = 0;
-                }
-                self.bytes += bytes;
+                self.bytes += ENTRY_BYTES + raw.len() + code.len();
                 self.codes.insert(raw.clone(), code);
             }
             raws.push(raw);
@@ -76,4 +80,32 @@ fn raw(land: &Land) -> Vec<u8> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::sprouts::code::lands;
+    use crate::games::sprouts::land::land_of_code;
+    use crate::games::sprouts::notation::parse;
+
+    /// A cache that fills up in the middle of a position still writes it whole, as
+    /// a fresh one does (it once emptied itself between two lands of one position
+    /// and panicked reading the first back: misère play of 10 spots).
+    #[test]
+    fn a_full_cache_writes_whole_positions() {
+        let mut full = Writings {
+            most: 1,
+            ..Writings::new(SEARCH_TRIES)
+        };
+        for text in ["0*2.1a1a+0.0.0+2a2a", "0*3+1a1a+0.2", "0*2.1a1a+0.0.0+2a2a"] {
+            let code = parse(text).unwrap();
+            let settled: Vec<Land> = lands(&code).map(land_of_code).collect();
+            assert_eq!(
+                full.code(&settled),
+                Writings::default().code(&settled),
+                "{text}"
+            );
+        }
+    }
 }
