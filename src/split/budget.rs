@@ -161,6 +161,12 @@ impl Spend {
         Ok(())
     }
 
+    /// Whether `bytes` more on the stack would stay within the bound.
+    pub fn fits(&self, bytes: usize) -> bool {
+        let needed = self.held.saturating_add(bytes as u64);
+        needed.saturating_add(self.table).saturating_add(self.kept) <= self.budget.max_memory
+    }
+
     pub fn release(&mut self, bytes: usize) {
         self.held -= bytes as u64;
     }

@@ -60,6 +60,29 @@ struct Unproved<K> {
     bytes: usize,
 }
 
+impl<K: std::hash::Hash + Eq> Unproved<K> {
+    /// What an entry costs, its key holding `key_heap` bytes on the heap.
+    fn entry_bytes(key_heap: usize) -> usize {
+        ENTRY_BYTES + key_heap
+    }
+
+    /// Forget the position `key` (proved), its bytes given back to `spend`.
+    fn forget(&mut self, key: &[K], key_heap: usize, spend: &mut Spend) {
+        if self.numbers.remove(key).is_some() {
+            let bytes = Self::entry_bytes(key_heap);
+            self.bytes -= bytes;
+            spend.release(bytes);
+        }
+    }
+
+    /// Forget every position: what is not proved is only a guide.
+    fn clear(&mut self, spend: &mut Spend) {
+        spend.release(self.bytes);
+        self.numbers = FxHashMap::default();
+        self.bytes = 0;
+    }
+}
+
 impl<G: MisereSplit> Search<'_, G> {
     /// Whether the player to move wins `start` (`run`), by proof numbers: a position
     /// the table does not know, `alias` its second key where it has one.
@@ -201,15 +224,18 @@ impl<G: MisereSplit> Search<'_, G> {
         }
         let won = decided.or(children.is_empty().then_some(false));
         if let Some(won) = won {
-            unproved.numbers.remove(&frame.key);
+            unproved.forget(&frame.key, game.key_heap(frame.key.len()), spend);
             self.enter(spend, frame.key, alias, won, report)?;
             return Ok(Opened::Decided(won));
         }
         // Small positions first: their proofs look cheapest.
         children.sort_by_cached_key(|c| game.key_size(&c.whole.key));
         let sets = children.iter().map(|c| c.whole.parts.len()).sum();
-        self.charge(spend, sets, frame.key.len())?;
         let bytes = game.bytes(sets);
+        if !spend.fits(bytes) {
+            unproved.clear(spend); // room for the stack before the unproved
+        }
+        self.charge(spend, sets, frame.key.len())?;
         Ok(Opened::Node(Node {
             key: frame.key,
             alias,
@@ -231,31 +257,25 @@ impl<G: MisereSplit> Search<'_, G> {
         numbers: Numbers,
         report: &(dyn Fn(usize) + Sync),
     ) -> Result<()> {
+        let game = self.game;
         if numbers.proved() {
-            unproved.numbers.remove(&key);
+            unproved.forget(&key, game.key_heap(key.len()), spend);
             return self.enter(spend, key, alias, numbers == WIN, report);
         }
         if let Some(entry) = unproved.numbers.get_mut(&key) {
             *entry = numbers;
             return Ok(());
         }
-        let game = self.game;
-        let bytes = ENTRY_BYTES + game.key_heap(key.len());
+        let bytes = Unproved::<G::Key>::entry_bytes(game.key_heap(key.len()));
         let full = unproved.bytes + bytes > UNPROVED_BYTES.min(spend.bound() / 2) as usize;
-        if full || spend.charge(bytes).is_err() {
-            if !full {
-                spend.release(bytes);
-            }
-            // Forgotten whole: what is not proved is only a guide.
-            spend.release(unproved.bytes);
-            unproved.numbers = FxHashMap::default();
-            unproved.bytes = 0;
+        if full || !spend.fits(bytes) {
+            unproved.clear(spend);
             return Ok(());
         }
         if unproved.numbers.try_reserve(1).is_err() {
-            spend.release(bytes);
             return Err(alloc::too_large::<Numbers>(unproved.numbers.len() + 1));
         }
+        spend.charge(bytes)?;
         unproved.bytes += bytes;
         unproved.numbers.insert(key, numbers);
         Ok(())
