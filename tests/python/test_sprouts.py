@@ -168,6 +168,8 @@ def test_the_memory_bound_holds_the_values_found() -> None:
     with pytest.raises(MemoryError, match="max_memory = 20000"):
         nk.Sprouts(6).outcome(misere=True, max_memory=20_000)
     assert nk.Sprouts(6).outcome(misere=True, max_memory=2_000_000) == Outcome.N
+    # Past the bound, room made by dropping the smallest positions found.
+    assert nk.Sprouts(6).outcome(misere=True, max_memory="100 KiB", evict=True) == Outcome.N
 
 
 def test_a_perfect_player_wins_the_games_it_should() -> None:
