@@ -81,6 +81,12 @@ pub trait MisereSplit: Sync {
         false
     }
 
+    /// A guess at how many options of the position `key` must be searched to show
+    /// that it is lost: the disproof number it starts with in the proof-number search.
+    fn breadth(&self, _key: &[Self::Key]) -> u32 {
+        1
+    }
+
     /// The bytes a whole position's key of `parts` components holds on the heap, as
     /// the table's size is estimated.
     fn key_heap(&self, parts: usize) -> usize;

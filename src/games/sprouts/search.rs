@@ -242,6 +242,12 @@ impl MisereSplit for Positions {
         true
     }
 
+    /// A spot's worth of lives for each option to refute: 9 spots took a third of
+    /// the time they took with every position starting at 1 (the Sprouts guide).
+    fn breadth(&self, key: &[Code]) -> u32 {
+        self.key_size(key) / 3
+    }
+
     fn key_heap(&self, parts: usize) -> usize {
         parts * std::mem::size_of::<Code>()
     }

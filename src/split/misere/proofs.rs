@@ -20,9 +20,7 @@ use super::{Frame, MisereSplit, Search, Whole};
 use crate::base::alloc;
 use crate::base::error::Result;
 use crate::split::budget::Spend;
-use crate::split::proof::{
-    best_two, of_options, option_within, Numbers, FRESH, LOSS, UNBOUNDED, WIN,
-};
+use crate::split::proof::{best_two, of_options, option_within, Numbers, LOSS, UNBOUNDED, WIN};
 
 /// An option of a position being searched, and its numbers.
 struct Child<P, K> {
@@ -216,9 +214,13 @@ impl<G: MisereSplit> Search<'_, G> {
                     Some(true) => continue,
                     None => unproved.numbers.get(&whole.key[..]).copied(),
                 };
+                let fresh = Numbers {
+                    pn: 1,
+                    dn: game.breadth(&whole.key).max(1),
+                };
                 children.push(Child {
                     whole,
-                    numbers: numbers.unwrap_or(FRESH),
+                    numbers: numbers.unwrap_or(fresh),
                 });
             }
         }
