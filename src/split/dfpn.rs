@@ -6,14 +6,17 @@
 //! value is not the heap's.
 //!
 //! The couple (C, h) has the options (C, j) for j < h and, for each option of C, its
-//! parts with the heap: parts whose values are known are folded into the heap, and
-//! of several left all but the largest are valued in full by the pruned search
-//! (`pruned`), only once the search chooses that option; the largest stays.
+//! parts with the heap: parts whose values are known are joined to the heap. An
+//! option left with several parts is a node of its own, a sum (SPOTS's node of
+//! several lands): its smallest part is asked whether its value is 0, 1, ... as
+//! couples of the same search, each value found joined to the heap, until one part
+//! is left, whose couple decides the sum. So a part is valued only as far as the
+//! search's thresholds let it go, where a value search would settle it whole.
 //!
 //! Proof-number search goes first where a proof looks cheapest, so that it meets far
 //! fewer components than a value search, which must settle every option it cannot
 //! rule out. A couple that loses gives its component's value, entered in the table
-//! of values the pruned search shares, within the budget's bound (`MemoryError`
+//! of values the game's searches share, within the budget's bound (`MemoryError`
 //! past it); the proof and disproof numbers of the rest go to a transposition table
 //! of the search's own, held to half the bound (the unproven dropped when full).
 //! Iterative, polls for Ctrl-C.
@@ -21,17 +24,27 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::budget::{Budget, Spend};
-use super::plain;
-use super::proof::{best_two, of_options, option_within, Numbers, FRESH, LOSS, UNBOUNDED, WIN};
-use super::pruned::{Search, Split, Wide};
+use super::proof::{
+    best_two, land_within, of_options, option_within, Numbers, FRESH, INF, LOSS, UNBOUNDED, WIN,
+};
+use super::pruned::Split;
 use super::table::{enter_in, Private, Values};
 use crate::base::error::Result;
 
-/// What is left of an option: one component (the couple's), or several not yet
-/// valued.
+/// A land of an option that left several, and the least heap it may still equal:
+/// the couple (land, heap) is the one searched next.
+struct Land<P, K> {
+    part: P,
+    key: K,
+    heap: u32,
+    numbers: Numbers,
+}
+
+/// What is left of an option: one component (the couple's), or several lands valued
+/// one at a time.
 enum Rest<P, K> {
     One(P, K),
-    Many(Vec<P>),
+    Lands(Vec<Land<P, K>>),
 }
 
 struct Child<P, K> {
@@ -41,7 +54,7 @@ struct Child<P, K> {
 }
 
 /// A couple being searched, within thresholds.
-struct Frame<P, K> {
+struct Couple<P, K> {
     key: K,
     heap: u32,
     children: Vec<Child<P, K>>,
@@ -50,21 +63,45 @@ struct Frame<P, K> {
     on: usize,
 }
 
+/// A sum of several lands and a heap, being searched within thresholds (SPOTS's
+/// node of several lands): the smallest land is asked whether its value is its
+/// heap, then the next heap, until one is its value and it joins the heap; the
+/// sum's numbers are both the sum of the lands' least numbers.
+struct Sum<P, K> {
+    lands: Vec<Land<P, K>>,
+    heap: u32,
+    within: Numbers,
+}
+
+enum Frame<P, K> {
+    Couple(Couple<P, K>),
+    Sum(Sum<P, K>),
+}
+
 /// How a couple stands once its options are listed.
 enum Expanded<P, K> {
     Decided(Numbers),
     Open(Vec<Child<P, K>>),
 }
 
+/// The lands of a sum whose values are not known, and the heap the rest comes to.
+type Lands<P, K> = (Vec<Land<P, K>>, u32);
+
 /// A couple to search, or decided by its options at once.
 enum Opened<P, K> {
-    Frame(Frame<P, K>),
+    Frame(Couple<P, K>),
     Decided(Numbers),
 }
 
-/// What is left of a sum once all its parts but one are folded into the heap: that
-/// part with its key (none where every part's value is known), and the heap.
-type Left<P, K> = (Option<(P, K)>, u32);
+/// How a sum of lands stands once the values known are joined to its heap.
+enum Settled<P, K> {
+    /// Every land's value known: the sum's outcome.
+    Decided(Numbers),
+    /// One land left: the couple (land, heap) decides the sum.
+    One(P, K, Numbers),
+    /// Several lands left: the sum's numbers.
+    Many(Numbers),
+}
 
 /// The most bytes of the transposition table when the budget sets none lower.
 const TABLE_BYTES: u64 = 1 << 30;
@@ -83,7 +120,6 @@ pub struct Outcomes<'a, S: Split> {
     numbers: FxHashMap<S::Key, SmallVec<[(u32, Numbers); 2]>>,
     numbers_bytes: u64,
     options: Vec<S::Part>,
-    parts: Vec<S::Part>,
 }
 
 impl<'a, S: Split> Outcomes<'a, S> {
@@ -102,81 +138,119 @@ impl<'a, S: Split> Outcomes<'a, S> {
             numbers: FxHashMap::default(),
             numbers_bytes: 0,
             options: Vec::new(),
-            parts: Vec::new(),
         })
     }
 
     /// Whether the values of `parts` add up to `target` (the parts and a heap of
     /// `target` lose for the player to move).
     pub fn sum_is(&mut self, parts: &[S::Part], target: u32) -> Result<bool> {
-        let (rest, heap) = self.reduce(parts.to_vec(), target)?;
-        let Some((part, key)) = rest else {
-            return Ok(heap == 0);
-        };
-        Ok(!self.wins(part, key, heap)?)
+        Ok(!self.sum_wins(parts, target)?)
     }
 
-    /// The value of the sum of `parts`: all but the largest valued in full, and the
-    /// largest by the least heap beside which the rest loses.
+    /// The value of the sum of `parts`: the least heap beside which it loses.
     pub fn value(&mut self, parts: &[S::Part]) -> Result<u32> {
-        let (rest, heap) = self.reduce(parts.to_vec(), 0)?;
-        let Some((part, key)) = rest else {
-            return Ok(heap);
-        };
         for v in 0.. {
-            if !self.wins(part.clone(), key.clone(), v)? {
-                return Ok(heap ^ v);
+            if !self.sum_wins(parts, v)? {
+                return Ok(v);
             }
         }
-        unreachable!("a component has a value")
+        unreachable!("a sum has a value")
     }
 
-    /// The parts left of `parts` and a heap of `heap` once all but the largest are
-    /// valued and folded into the heap (none left where every part's value is known).
-    fn reduce(&mut self, parts: Vec<S::Part>, mut heap: u32) -> Result<Left<S::Part, S::Key>> {
-        let mut left: Vec<(S::Part, S::Key)> = Vec::with_capacity(parts.len());
+    /// Whether `parts` and a heap of `heap` win for the player to move.
+    fn sum_wins(&mut self, parts: &[S::Part], heap: u32) -> Result<bool> {
+        let (lands, heap) = self.lands_of(parts.to_vec(), heap)?;
+        self.search(Frame::Sum(Sum {
+            lands,
+            heap,
+            within: UNBOUNDED,
+        }))
+    }
+
+    /// The lands of `parts` whose values are not known, smallest first, and the heap
+    /// with the values known joined to it (two copies of one land cancel).
+    fn lands_of(
+        &mut self,
+        parts: Vec<S::Part>,
+        mut heap: u32,
+    ) -> Result<Lands<S::Part, S::Key>> {
+        let mut lands: Vec<Land<S::Part, S::Key>> = Vec::new();
         for part in parts {
-            match self.game.known(&part) {
-                Some(v) => heap ^= v,
-                None => {
-                    let key = self.game.key(&part);
-                    left.push((part, key));
-                }
+            if let Some(v) = self.game.known(&part) {
+                heap ^= v;
+                continue;
+            }
+            let key = self.game.key(&part);
+            if let Some(v) = self.table.get(&key) {
+                heap ^= v;
+            } else if let Some(twin) = lands.iter().position(|l| l.key == key) {
+                lands.swap_remove(twin);
+            } else {
+                let numbers = self.look_up(&key, 0);
+                lands.try_reserve(1).map_err(|_| {
+                    crate::base::alloc::too_large::<Land<S::Part, S::Key>>(lands.len() + 1)
+                })?;
+                lands.push(Land {
+                    part,
+                    key,
+                    heap: 0,
+                    numbers,
+                });
             }
         }
-        loop {
-            // A copy of a part just valued is valued too.
-            left.retain(|(_, key)| match self.table.get(key) {
-                Some(v) => {
-                    heap ^= v;
-                    false
-                }
-                None => true,
-            });
-            if left.len() <= 1 {
-                return Ok((left.pop(), heap));
-            }
-            let smallest = (0..left.len())
-                .min_by_key(|&i| self.game.size(&left[i].0))
-                .expect("two parts or more");
-            let (part, _) = left.swap_remove(smallest);
-            heap ^= self.value_in_full(&part)?;
-        }
+        let game = &*self.game;
+        lands.sort_by_cached_key(|l| game.size(&l.part));
+        Ok((lands, heap))
     }
 
-    /// The value of `part` by the pruned search (the plain one past its reach).
-    fn value_in_full(&mut self, part: &S::Part) -> Result<u32> {
-        let found =
-            Search::new(self.game, &mut self.table, self.budget, self.report)?.value(part)?;
-        match found {
-            Ok(v) => Ok(v),
-            Err(Wide) => plain::value(
-                self.game,
-                part.clone(),
-                self.table.values(),
-                self.budget,
-                self.report,
-            ),
+    /// Join to `heap` the lands of `lands` whose values are known, past each the
+    /// heaps it was shown not to equal, and say how the sum stands.
+    fn settle(
+        &mut self,
+        lands: &mut Vec<Land<S::Part, S::Key>>,
+        heap: &mut u32,
+    ) -> Settled<S::Part, S::Key> {
+        let mut i = 0;
+        while i < lands.len() {
+            let land = &mut lands[i];
+            if let Some(v) = self.table.get(&land.key) {
+                *heap ^= v;
+                lands.remove(i);
+                continue;
+            }
+            match land.numbers {
+                LOSS => {
+                    *heap ^= land.heap;
+                    lands.remove(i);
+                }
+                WIN => {
+                    land.heap += 1;
+                    land.numbers = self.look_up(&land.key, land.heap);
+                }
+                _ => i += 1,
+            }
+        }
+        match lands.len() {
+            0 => Settled::Decided(if *heap == 0 { LOSS } else { WIN }),
+            1 => {
+                let land = lands.pop().expect("one land");
+                // Below the land's least heap left, the land is not the heap.
+                let numbers = if *heap < land.heap {
+                    WIN
+                } else {
+                    self.look_up(&land.key, *heap)
+                };
+                Settled::One(land.part, land.key, numbers)
+            }
+            _ => {
+                let n = lands
+                    .iter()
+                    .fold(0u32, |n, l| {
+                        n.saturating_add(l.numbers.pn.min(l.numbers.dn))
+                    })
+                    .min(INF - 1);
+                Settled::Many(Numbers { pn: n, dn: n })
+            }
         }
     }
 
@@ -283,41 +357,24 @@ impl<'a, S: Split> Outcomes<'a, S> {
         self.game.options(part, &mut options);
         let mut decided = None;
         for option in &options {
-            self.parts.clear();
-            let mut left = heap ^ self.game.split(option, &mut self.parts);
             let mut parts = Vec::new();
-            for p in self.parts.drain(..) {
-                match self.game.known(&p) {
-                    Some(v) => left ^= v,
-                    None => parts.push(p),
-                }
-            }
-            let child = match parts.len() {
-                0 if left == 0 => {
+            let left = heap ^ self.game.split(option, &mut parts);
+            let (mut lands, mut left) = self.lands_of(parts, left)?;
+            let child = match self.settle(&mut lands, &mut left) {
+                Settled::Decided(LOSS) | Settled::One(_, _, LOSS) => {
                     decided = Some(WIN);
                     break;
                 }
-                0 => continue,
-                1 => {
-                    let p = parts.pop().expect("one part");
-                    let k = self.game.key(&p);
-                    match self.look_up(&k, left) {
-                        LOSS => {
-                            decided = Some(WIN);
-                            break;
-                        }
-                        WIN => continue,
-                        numbers => Child {
-                            rest: Rest::One(p, k),
-                            heap: left,
-                            numbers,
-                        },
-                    }
-                }
-                _ => Child {
-                    rest: Rest::Many(parts),
+                Settled::Decided(_) | Settled::One(_, _, WIN) => continue,
+                Settled::One(part, key, numbers) => Child {
+                    rest: Rest::One(part, key),
                     heap: left,
-                    numbers: FRESH,
+                    numbers,
+                },
+                Settled::Many(numbers) => Child {
+                    rest: Rest::Lands(lands),
+                    heap: left,
+                    numbers,
                 },
             };
             children.push(child);
@@ -335,7 +392,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
         children.sort_by_cached_key(|c| {
             let (size, parts): (u32, usize) = match &c.rest {
                 Rest::One(p, _) => (game.size(p), 1),
-                Rest::Many(parts) => (parts.iter().map(|p| game.size(p)).sum(), parts.len()),
+                Rest::Lands(lands) => (lands.iter().map(|l| game.size(&l.part)).sum(), lands.len()),
             };
             (
                 size.saturating_add(c.heap.saturating_mul(4)),
@@ -345,63 +402,98 @@ impl<'a, S: Split> Outcomes<'a, S> {
         Ok(Expanded::Open(children))
     }
 
-    /// Whether the couple (`part`, `heap`) wins for the player to move.
-    fn wins(&mut self, part: S::Part, key: S::Key, heap: u32) -> Result<bool> {
-        match self.look_up(&key, heap) {
-            WIN => return Ok(true),
-            LOSS => return Ok(false),
-            _ => {}
-        }
-        let mut stack = match self.open(&part, key, heap, UNBOUNDED)? {
-            Opened::Frame(frame) => vec![frame],
-            Opened::Decided(numbers) => return Ok(numbers == WIN),
-        };
+    /// Search from `root` until it is proved: whether it wins for the player to move.
+    fn search(&mut self, root: Frame<S::Part, S::Key>) -> Result<bool> {
+        let mut stack = vec![root];
         loop {
             self.spend.tick()?;
-            let frame = stack.last_mut().expect("the loop holds a frame");
-            let numbers = of_options(frame.children.iter().map(|c| c.numbers));
-            if numbers.reached(frame.within) {
-                let frame = stack.pop().expect("the loop holds a frame");
-                self.store(&frame.key, frame.heap, numbers)?;
-                match stack.last_mut() {
-                    Some(parent) => parent.children[parent.on].numbers = numbers,
-                    None => return Ok(numbers == WIN),
-                }
-                continue;
-            }
-            let (best, second) = best_two(frame.children.iter().map(|c| c.numbers));
-            let child = &mut frame.children[best];
-            if let Rest::Many(parts) = &mut child.rest {
-                let parts = std::mem::take(parts);
-                let (rest, heap) = self.reduce(parts, child.heap)?;
-                let (rest, numbers) = match rest {
-                    None => (Rest::Many(Vec::new()), if heap == 0 { LOSS } else { WIN }),
-                    Some((p, k)) => {
-                        let numbers = self.look_up(&k, heap);
-                        (Rest::One(p, k), numbers)
+            let root = stack.len() == 1;
+            let top = stack.last_mut().expect("the loop holds a frame");
+            // The numbers of the frame done, and what is left of the parent's child.
+            let (numbers, rest) = match top {
+                Frame::Couple(frame) => {
+                    let numbers = of_options(frame.children.iter().map(|c| c.numbers));
+                    if !numbers.reached(frame.within) {
+                        if let Some(next) = self.descend(frame, numbers)? {
+                            stack.push(next);
+                        }
+                        continue;
                     }
-                };
-                let frame = stack.last_mut().expect("the loop holds a frame");
-                frame.children[best] = Child {
-                    rest,
-                    heap,
-                    numbers,
-                };
-                continue;
-            }
-            let child_within = option_within(frame.within, numbers, child.numbers, second);
-            frame.on = best;
-            let Rest::One(p, k) = &child.rest else {
-                unreachable!("a child left whole was reduced above")
+                    self.store(&frame.key, frame.heap, numbers)?;
+                    (numbers, None)
+                }
+                Frame::Sum(sum) => match self.settle(&mut sum.lands, &mut sum.heap) {
+                    Settled::Decided(numbers) => (numbers, Some(Rest::Lands(Vec::new()))),
+                    Settled::One(part, key, numbers) if root && !numbers.proved() => {
+                        // The sum asked is one couple: searched in its place.
+                        let heap = sum.heap;
+                        match self.open(&part, key, heap, UNBOUNDED)? {
+                            Opened::Frame(frame) => stack[0] = Frame::Couple(frame),
+                            Opened::Decided(numbers) => return Ok(numbers == WIN),
+                        }
+                        continue;
+                    }
+                    Settled::One(part, key, numbers) => (numbers, Some(Rest::One(part, key))),
+                    Settled::Many(numbers) if !numbers.reached(sum.within) => {
+                        let land = &sum.lands[0];
+                        let within = land_within(sum.within, numbers, land.numbers);
+                        let (part, key, heap) = (land.part.clone(), land.key.clone(), land.heap);
+                        match self.open(&part, key, heap, within)? {
+                            Opened::Frame(frame) => stack.push(Frame::Couple(frame)),
+                            Opened::Decided(numbers) => sum.lands[0].numbers = numbers,
+                        }
+                        continue;
+                    }
+                    Settled::Many(numbers) => {
+                        (numbers, Some(Rest::Lands(std::mem::take(&mut sum.lands))))
+                    }
+                },
             };
-            let (p, k, heap) = (p.clone(), k.clone(), child.heap);
-            match self.open(&p, k, heap, child_within)? {
-                Opened::Frame(next) => stack.push(next),
-                Opened::Decided(numbers) => {
-                    let frame = stack.last_mut().expect("the loop holds a frame");
-                    frame.children[best].numbers = numbers;
+            let heap = match stack.pop() {
+                Some(Frame::Sum(sum)) => sum.heap,
+                _ => 0,
+            };
+            match stack.last_mut() {
+                None => return Ok(numbers == WIN),
+                Some(Frame::Couple(parent)) => {
+                    let child = &mut parent.children[parent.on];
+                    child.numbers = numbers;
+                    if let Some(rest) = rest {
+                        (child.rest, child.heap) = (rest, heap);
+                    }
+                }
+                Some(Frame::Sum(parent)) => parent.lands[0].numbers = numbers,
+            }
+        }
+    }
+
+    /// The frame to search next below `frame`, whose numbers are `numbers`, if any:
+    /// its most promising child.
+    fn descend(
+        &mut self,
+        frame: &mut Couple<S::Part, S::Key>,
+        numbers: Numbers,
+    ) -> Result<Option<Frame<S::Part, S::Key>>> {
+        let (best, second) = best_two(frame.children.iter().map(|c| c.numbers));
+        let child = &mut frame.children[best];
+        let within = option_within(frame.within, numbers, child.numbers, second);
+        frame.on = best;
+        match &mut child.rest {
+            Rest::One(part, key) => {
+                let (part, key) = (part.clone(), key.clone());
+                match self.open(&part, key, child.heap, within)? {
+                    Opened::Frame(next) => Ok(Some(Frame::Couple(next))),
+                    Opened::Decided(numbers) => {
+                        child.numbers = numbers;
+                        Ok(None)
+                    }
                 }
             }
+            Rest::Lands(lands) => Ok(Some(Frame::Sum(Sum {
+                lands: std::mem::take(lands),
+                heap: child.heap,
+                within,
+            }))),
         }
     }
 
@@ -418,7 +510,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
                 self.store(&key, heap, numbers)?;
                 Ok(Opened::Decided(numbers))
             }
-            Expanded::Open(children) => Ok(Opened::Frame(Frame {
+            Expanded::Open(children) => Ok(Opened::Frame(Couple {
                 key,
                 heap,
                 children,

@@ -87,6 +87,24 @@ pub fn option_within(within: Numbers, node: Numbers, option: Numbers, second: u3
     }
 }
 
+/// The thresholds of the land searched next (the first) of a sum of lands whose
+/// numbers are `sum` (both the sum of the lands' least numbers) and thresholds
+/// `within`, the land's numbers `land`: its least number must keep the sum's below
+/// the least threshold. The land's least number is held to that bound through the
+/// number now least, so each search of the land moves it on.
+pub fn land_within(within: Numbers, sum: Numbers, land: Numbers) -> Numbers {
+    let least = within.pn.min(within.dn);
+    if least == INF {
+        return UNBOUNDED;
+    }
+    let bound = least - (sum.pn - land.pn.min(land.dn));
+    if land.pn <= land.dn {
+        Numbers { pn: bound, dn: INF }
+    } else {
+        Numbers { pn: INF, dn: bound }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +140,17 @@ mod tests {
             Numbers { pn: 6, dn: 5 }
         );
         assert_eq!(option_within(UNBOUNDED, node, option, INF).pn, INF);
+    }
+
+    #[test]
+    fn a_lands_thresholds_keep_its_sum_below_the_least_of_its_own() {
+        let within = Numbers { pn: 12, dn: 10 };
+        let sum = Numbers { pn: 7, dn: 7 };
+        // The land's least number, 3, may grow to 6 before the sum reaches 10.
+        let land = Numbers { pn: 3, dn: 5 };
+        assert_eq!(land_within(within, sum, land), Numbers { pn: 6, dn: INF });
+        let land = Numbers { pn: 5, dn: 3 };
+        assert_eq!(land_within(within, sum, land), Numbers { pn: INF, dn: 6 });
+        assert_eq!(land_within(UNBOUNDED, sum, land), UNBOUNDED);
     }
 }

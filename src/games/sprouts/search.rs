@@ -1,8 +1,7 @@
 //! Sprouts on the engine for games that split (`crate::split`): a component is a
-//! land, keyed by its code; normal play by the proof-number search of couples
-//! (`split::dfpn`, the pruned value search `split::pruned` for the parts it values in
-//! full), misère play by the search over whole positions keyed by the
-//! multisets of their lands (`split::misere`).
+//! land, keyed by its code; normal play by the proof-number search of couples and
+//! sums of lands (`split::dfpn`), misère play by the search over whole positions
+//! keyed by the multisets of their lands (`split::misere`).
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
