@@ -169,11 +169,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
 
     /// The lands of `parts` whose values are not known, smallest first, and the heap
     /// with the values known joined to it (two copies of one land cancel).
-    fn lands_of(
-        &mut self,
-        parts: Vec<S::Part>,
-        mut heap: u32,
-    ) -> Result<Lands<S::Part, S::Key>> {
+    fn lands_of(&mut self, parts: Vec<S::Part>, mut heap: u32) -> Result<Lands<S::Part, S::Key>> {
         let mut lands: Vec<Land<S::Part, S::Key>> = Vec::new();
         for part in parts {
             if let Some(v) = self.game.known(&part) {
