@@ -25,7 +25,8 @@ use smallvec::SmallVec;
 
 use super::budget::{Budget, Spend};
 use super::proof::{
-    best_two, land_within, of_options, option_within, Numbers, FRESH, INF, LOSS, UNBOUNDED, WIN,
+    best_two, land_within, of_options, option_within, Numbers, Within, FRESH, INF, LOSS, UNBOUNDED,
+    WIN,
 };
 use super::pruned::Split;
 use super::table::{enter_in, Private, Values};
@@ -58,7 +59,7 @@ struct Couple<P, K> {
     key: K,
     heap: u32,
     children: Vec<Child<P, K>>,
-    within: Numbers,
+    within: Within,
     /// The child being searched, while its frame is above this one.
     on: usize,
 }
@@ -70,7 +71,7 @@ struct Couple<P, K> {
 struct Sum<P, K> {
     lands: Vec<Land<P, K>>,
     heap: u32,
-    within: Numbers,
+    within: Within,
 }
 
 enum Frame<P, K> {
@@ -499,7 +500,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
         part: &S::Part,
         key: S::Key,
         heap: u32,
-        within: Numbers,
+        within: Within,
     ) -> Result<Opened<S::Part, S::Key>> {
         match self.expand(part, &key, heap)? {
             Expanded::Decided(numbers) => {

@@ -20,7 +20,9 @@ use super::{Frame, MisereSplit, Search, Whole};
 use crate::base::alloc;
 use crate::base::error::Result;
 use crate::split::budget::Spend;
-use crate::split::proof::{best_two, of_options, option_within, Numbers, LOSS, UNBOUNDED, WIN};
+use crate::split::proof::{
+    best_two, of_options, option_within, Numbers, Within, LOSS, UNBOUNDED, WIN,
+};
 
 /// An option of a position being searched, and its numbers.
 struct Child<P, K> {
@@ -33,7 +35,7 @@ struct Node<P, K> {
     key: Box<[K]>,
     alias: Option<Box<[K]>>,
     children: Vec<Child<P, K>>,
-    within: Numbers,
+    within: Within,
     /// The child being searched, while its node is above this one.
     on: usize,
     /// The bytes its children hold, charged to the search's account.
@@ -182,7 +184,7 @@ impl<G: MisereSplit> Search<'_, G> {
         &self,
         position: Whole<G::Part, G::Key>,
         alias: Option<Box<[G::Key]>>,
-        within: Numbers,
+        within: Within,
         scratch: &mut G::Scratch,
         spend: &mut Spend,
         unproved: &mut Unproved<G::Key>,
