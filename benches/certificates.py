@@ -2,6 +2,7 @@
 plain search of the same value, the file's size, and the independent checker's time.
 
     python benches/certificates.py [--boards cram:4x7,cram:5x6,node:3x14] [--repeat 3]
+    python benches/certificates.py --boards sprouts:3,sprouts:4,sprouts:5 --repeat 1
     python benches/certificates.py --misere [--boards cram:3x8,cram:4x6,node:3x10]
 
 For each board: the best time of ``grundy()`` (a fresh game each time, all threads),
@@ -29,12 +30,14 @@ DEFAULT = "cram:4x7,cram:5x6,node:3x14"
 
 def _game(spec: str) -> nk.ImpartialGame:
     family, size = spec.split(":")
+    if family == "sprouts":
+        return nk.Sprouts(int(size))
     rows, cols = map(int, size.split("x"))
     if family == "cram":
         return nk.Cram(rows, cols)
     if family == "node":
         return nk.NodeKayles(nx.grid_2d_graph(rows, cols))
-    raise SystemExit(f"unknown family {family!r}: cram or node")
+    raise SystemExit(f"unknown family {family!r}: cram, node or sprouts")
 
 
 def _best(repeat: int, run):  # type: ignore[no-untyped-def]

@@ -8,8 +8,9 @@ Outcome.P
 from . import batch, plots, presets, widgets
 from ._core import IllegalMoveError, MisereQuotient, SubtractionGame, TakeAndBreak
 from ._core import __version__ as __version__
+from ._facts import CertificateError
 from .analysis import Analysis, analyse, analyze
-from .board_checker import CertificateError, Verified, verify
+from .board_checker import Verified, verify
 from .boards import ArcKayles, Cram, NodeKayles, cram_table
 from .certificate import PeriodCertificate, verify_certificate
 from .classical import MooreNim, StaircaseNim, Wythoff, wythoff_grundy_table

@@ -59,6 +59,7 @@ __all__ = [
     "simulate",
     "solve_box",
     "solve_outcomes",
+    "sprouts_certificate",
     "sprouts_spots",
     "sprouts_table",
     "vertex_certificate",
@@ -578,6 +579,9 @@ def sprouts_table(
     evict: bool = False,
 ) -> None: ...
 def sprouts_spots(text: str) -> list[list[list[list[str]]]]: ...
+def sprouts_certificate(
+    text: str, max_memory: int | None = None, progress: Any | None = None
+) -> tuple[int, list[tuple[str, int | None, int]]] | None: ...
 def vertex_certificate(
     game: NativeGame,
     max_memory: int | None = None,

@@ -20,12 +20,14 @@ umask's), not ``mkstemp``'s private 0600.
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 #: What a temporary file's name ends with.
 SUFFIX = ".partial"
@@ -70,6 +72,16 @@ def replaced_binary(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     completes (see ``replaced_path``)."""
     with replaced_path(path) as partial, open(partial, "wb") as file:
         yield file
+
+
+def write_json(data: Any, path: str | os.PathLike[str]) -> None:
+    """Write ``data`` as compact JSON in place of ``path`` (compressed with gzip if
+    its name ends in ``.gz``)."""
+    text = json.dumps(data, separators=(",", ":")).encode()
+    if os.fspath(path).endswith(".gz"):
+        text = gzip.compress(text, mtime=0)
+    with replaced_binary(path) as file:
+        file.write(text)
 
 
 def _sync_file(path: Path) -> None:

@@ -35,13 +35,11 @@ that loses is followed into every option.
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._files import replaced_binary
+from ._files import write_json
 from .board_checker import FORMAT, VERSION
 from .games import _with_bar
 from .outcome import Outcome
@@ -74,7 +72,7 @@ def write(
             for cells, v, nots in facts
         ],
     }
-    _write(data, path)
+    write_json(data, path)
     return value
 
 
@@ -104,7 +102,7 @@ def write_misere(
             for parts, won, witness in steps
         ],
     }
-    _write(data, path)
+    write_json(data, path)
     return Outcome.N if wins else Outcome.P
 
 
@@ -130,14 +128,6 @@ def _header(game: ImpartialGame, rows: int, cols: int, position: list[int]) -> d
         "board": [rows, cols],
         "position": _rows(position, rows, cols),
     }
-
-
-def _write(data: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    text = json.dumps(data, separators=(",", ":")).encode()
-    if os.fspath(path).endswith(".gz"):
-        text = gzip.compress(text, mtime=0)
-    with replaced_binary(path) as file:
-        file.write(text)
 
 
 def _corner(cells: list[int], cols: int) -> str:

@@ -43,18 +43,17 @@ verified: cram on a 3 x 5 board, every cell in play, has Grundy value 1
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._facts import CertificateError, judge, load, mex, nat, possible, stated
+from .sprouts_checker import FORMAT as SPROUTS
+from .sprouts_checker import SproutsVerified
+from .sprouts_checker import verify_data as verify_sprouts
+
 #: Shapes of at most this many cells are valued by brute force.
 SMALL = 6
-
-#: The most bytes of JSON read (a larger file is refused before it fills memory).
-MOST_BYTES = 1 << 28
 
 #: The most cells of a certificate's board (the most a certificate is made for): a
 #: fact has at most twice as many options.
@@ -69,13 +68,6 @@ VERSION = 1
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]
-
-
-class CertificateError(ValueError):
-    """A certificate that does not prove what it claims: the fact or field named."""
-
-    def __str__(self) -> str:
-        return f"Certificate error: {self.args[0]}"
 
 
 @dataclass(frozen=True)
@@ -116,10 +108,13 @@ class Verified:
         )
 
 
-def verify(path: str | os.PathLike[str]) -> Verified:
+def verify(path: str | os.PathLike[str]) -> Verified | SproutsVerified:
     """Check the certificate at ``path`` (JSON, or JSON compressed with gzip): what it
-    proves, or CertificateError naming the first fact that does not hold."""
-    data = _load(path)
+    proves, or CertificateError naming the first fact that does not hold. Sprouts'
+    certificates are checked by ``nimkit.sprouts_checker``."""
+    data = load(path)
+    if isinstance(data, dict) and data.get("format") == SPROUTS:
+        return verify_sprouts(data)
     if isinstance(data, dict) and data.get("ending") == "misere":
         return _verify_misere(data)
     family, board, text, claimed, facts = _fields(data)
@@ -245,49 +240,22 @@ def _named(key: Position) -> str:
     return " + ".join(_text(shape) for shape in key) or "no component with a move"
 
 
-def _load(path: str | os.PathLike[str]) -> Any:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(2)
-            f.seek(0)
-            with gzip.open(f) if raw == b"\x1f\x8b" else f as stream:
-                text = stream.read(MOST_BYTES + 1)
-        if len(text) > MOST_BYTES:
-            raise CertificateError(
-                f"{os.fspath(path)!r} holds more than {MOST_BYTES} bytes of JSON, more "
-                "than a certificate this checker reads"
-            )
-        return json.loads(text)
-    except (OSError, EOFError, ValueError, RecursionError, zlib.error) as e:
-        # ValueError: bad JSON, bad UTF-8, numbers of too many digits; RecursionError:
-        # nesting too deep; zlib.error: a damaged stream.
-        raise CertificateError(f"{os.fspath(path)!r} cannot be read as one: {e}") from None
-
-
 def _fields(data: Any) -> tuple[str, tuple[int, int], str, int, dict[Shape, Any]]:
     family, board, position = _header(data)
     fits = (min(board), max(board))
     claimed: Any = data.get("value")
-    if not _nat(claimed):
+    if not nat(claimed):
         raise CertificateError(f"value {claimed!r} is not a Grundy value")
     entries = data.get("facts")
     if not isinstance(entries, list):
         raise CertificateError("'facts' is not a list")
     facts: dict[Shape, Any] = {}
     for i, entry in enumerate(entries):
-        if not (isinstance(entry, list) and len(entry) == 3):
-            raise CertificateError(f"fact {i} is not [shape, value or null, [values it has not]]")
-        shape = _canonical(_shape(entry[0], f"fact {i}", fits))
-        value, nots = entry[1], entry[2]
-        if value is not None and not _nat(value):
-            raise CertificateError(f"fact {i}: value {value!r} is not a Grundy value")
-        if not (isinstance(nots, list) and all(_nat(n) for n in nots)):
-            raise CertificateError(f"fact {i}: {nots!r} is not a list of values")
-        if value is None and not nots:
-            raise CertificateError(f"fact {i} states nothing")
+        written, value, nots = stated(i, entry, "shape")
+        shape = _canonical(_shape(written, f"fact {i}", fits))
         if shape in facts:
             raise CertificateError(f"fact {i}: shape {_text(shape)} is stated twice")
-        facts[shape] = (i, value, frozenset(nots), entry[0])
+        facts[shape] = (i, value, nots, written)
     return family, board, position, int(claimed), facts
 
 
@@ -301,7 +269,7 @@ def _header(data: Any) -> tuple[str, tuple[int, int], str]:
     if not isinstance(family, str) or family not in MOVES:
         raise CertificateError(f"family {family!r} is none of {sorted(MOVES)}")
     board = data.get("board")
-    if not (isinstance(board, list) and len(board) == 2 and all(_nat(n) for n in board)):
+    if not (isinstance(board, list) and len(board) == 2 and all(nat(n) for n in board)):
         raise CertificateError(f"board {board!r} is not [rows, cols]")
     if not 0 < board[0] * board[1] <= MOST_CELLS:
         raise CertificateError(f"a board of {board[0]} x {board[1]} cells is not read")
@@ -312,10 +280,6 @@ def _header(data: Any) -> tuple[str, tuple[int, int], str]:
             f"the position {position!r} is not the board's {board[0]} rows of {board[1]}"
         )
     return family, (board[0], board[1]), position
-
-
-def _nat(n: Any) -> bool:
-    return isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**32
 
 
 def _shape(text: Any, what: str, fits: tuple[int, int]) -> Shape:
@@ -408,13 +372,6 @@ def _options(moves: str, stride: int, mask: int) -> list[int]:
     return out
 
 
-def _mex(values: set[int]) -> int:
-    v = 0
-    while v in values:
-        v += 1
-    return v
-
-
 class _Checker:
     """The facts, checked one by one, and the values of shapes known without them."""
 
@@ -503,7 +460,7 @@ class _Checker:
                 ends = [(i, k - i - 2) for i in range(k - 1)]
             else:
                 ends = [(max(i - 1, 0), max(k - i - 2, 0)) for i in range(k)]
-            self._lines.append(_mex({self._lines[a] ^ self._lines[b] for a, b in ends}))
+            self._lines.append(mex({self._lines[a] ^ self._lines[b] for a, b in ends}))
         return self._lines[n]
 
     def _brute(self, shape: Shape) -> int:
@@ -516,7 +473,7 @@ class _Checker:
                 for part in _components(stride, option):
                     value ^= self._brute(self.form(stride, part))
                 seen.add(value)
-            found = self._small[shape] = _mex(seen)
+            found = self._small[shape] = mex(seen)
         return found
 
     def check(self, shape: Shape) -> None:
@@ -528,33 +485,13 @@ class _Checker:
                     f"fact {at} (shape {text}) contradicts its known value {known}"
                 )
             return
-        possible = self._possible(shape)
-        if value is not None and possible != {value}:
-            found = (
-                f"the value {min(possible)}"
-                if len(possible) == 1
-                else f"any of the values {_listed(possible)}"
-            )
-            raise CertificateError(
-                f"fact {at} (shape {text}): its options leave it {found}, not {value} alone"
-            )
-        if value is not None and value in nots:
-            raise CertificateError(f"fact {at} (shape {text}) has and lacks {value}")
-        if nots & possible:
-            raise CertificateError(
-                f"fact {at} (shape {text}): its options do not rule out "
-                f"{_listed(nots & possible)}, which it is said not to have"
-            )
+        judge(f"fact {at} (shape {text})", value, nots, self._possible(shape))
 
     def _possible(self, shape: Shape) -> set[int]:
-        """The values the facts about its options leave a shape: g such that no
-        option is g and the options can be matched, one each, to 0 .. g - 1."""
-        exact: set[int] = set()
-        # The options not known exactly: the values each cannot have (empty: any).
-        loose: list[frozenset[int]] = []
+        """The values the facts about its options leave a shape."""
         stride, mask = _frame(shape)
-        options = _options(self.moves, stride, mask)
-        for option in options:
+        options = []
+        for option in _options(self.moves, stride, mask):
             known, unknown = 0, []
             for part in self.parts(stride, option):
                 v = self.exact(part)
@@ -562,64 +499,9 @@ class _Checker:
                     unknown.append(part)
                 else:
                     known ^= v
-            if not unknown:
-                exact.add(known)
-            elif len(unknown) == 1 and unknown[0] in self.facts:
-                loose.append(frozenset(n ^ known for n in self.facts[unknown[0]][2]))
-            else:
-                loose.append(frozenset())
-        most = _matched(exact, loose, len(options))
-        return {g for g in range(most + 1) if g not in exact}
+            options.append((known, unknown))
+        return possible(options, self._nots)
 
-
-def _matched(exact: set[int], loose: list[frozenset[int]], count: int) -> int:
-    """The largest g <= ``count`` such that 0 .. g - 1 can each be given an option of
-    its own: one known to have it (``exact``), or a loose one that may have it (each
-    loose option given by the values it cannot have)."""
-    # An option known to be k serves k and nothing else: each value without one
-    # is matched to a loose option, a free one if any takes it, else by an
-    # augmenting path (Kuhn's), searched without recursion.
-    holder: list[int | None] = [None] * len(loose)
-
-    def place(k: int) -> bool:
-        free = next((i for i, h in enumerate(holder) if h is None and k not in loose[i]), None)
-        if free is not None:
-            holder[free] = k
-            return True
-        # Depth-first from k: frame d holds a value and the next option to try;
-        # path[d] is the option frame d gave its value, whose old value frame
-        # d + 1 places. A free option ends the path: each takes its frame's value.
-        seen = [False] * len(loose)
-        frames = [[k, 0]]
-        path: list[int] = []
-        while frames:
-            frame = frames[-1]
-            value, start = frame
-            found = next(
-                (i for i in range(start, len(loose)) if not seen[i] and value not in loose[i]),
-                None,
-            )
-            if found is None:
-                frames.pop()
-                if path:
-                    path.pop()
-                continue
-            seen[found] = True
-            frame[1] = found + 1
-            path.append(found)
-            held = holder[found]
-            if held is None:
-                for d, option in enumerate(path):
-                    holder[option] = frames[d][0]
-                return True
-            frames.append([held, 0])
-        return False
-
-    most = 0
-    while most < count and (most in exact or place(most)):
-        most += 1
-    return most
-
-
-def _listed(values: set[int] | frozenset[int]) -> str:
-    return "{" + ", ".join(map(str, sorted(values))) + "}"
+    def _nots(self, shape: Shape) -> frozenset[int] | None:
+        fact = self.facts.get(shape)
+        return None if fact is None else fact[2]

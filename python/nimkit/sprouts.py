@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 from typing import Any, SupportsIndex
 
-from . import _core, cluster
+from . import _core, cluster, sprouts_checker
+from ._files import write_json
 from .boards import Memory, _evicting
 from .games import ImpartialGame, _with_bar
 from .outcome import Outcome
@@ -74,17 +75,27 @@ class Sprouts(ImpartialGame):
         evict: bool = False,
         client: Any = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        certificate: str | os.PathLike[str] | None = None,
     ) -> int:
         """The Grundy value in normal play: the XOR of its lands' values, each searched
         once. ``max_memory`` bounds the table of values (MemoryError past it, or with
         ``evict`` the smallest lands' values dropped and the search going on).
         ``client``: a ``distributed.Client`` whose cluster answers the search's
         questions, the answers kept in ``checkpoint`` (see ``nimkit.cluster``).
+        ``certificate``: a file where the value is written with every fact that
+        proves it, for ``nimkit.verify`` to check (see ``nimkit.sprouts_checker``).
 
         >>> Sprouts(3).grundy(), Sprouts("1a1a").grundy()
         (1, 2)
         """
         memory = _evicting(max_memory, evict)
+        if certificate is not None:
+            if client is not None or checkpoint is not None or evict:
+                raise ValueError(
+                    "a certificate keeps every fact a search in one process proves: it "
+                    "takes no client, no checkpoint and no evict"
+                )
+            return _certify(self, certificate, memory, progress)
         if client is not None or checkpoint is not None:
             return cluster.solve(
                 self,
@@ -136,6 +147,29 @@ class Sprouts(ImpartialGame):
             progress,
             lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
         )
+
+
+def _certify(
+    game: Sprouts, path: str | os.PathLike[str], max_memory: int | None, progress: bool
+) -> int:
+    """Search the value of ``game`` with its certificate, write it to ``path`` and
+    return the value. The file is JSON: ``format``, ``version``, ``family``,
+    ``position``, ``value``, and ``facts``: ``[land, value or null, [values it has
+    not]]``, lands of fewest lives first; a name ending in ``.gz`` is compressed."""
+    found = _with_bar(progress, lambda bar: _core.sprouts_certificate(str(game), max_memory, bar))
+    if found is None:
+        raise ValueError(f"a certificate is made for values below 64: {game!r} met one past")
+    value, facts = found
+    data = {
+        "format": sprouts_checker.FORMAT,
+        "version": sprouts_checker.VERSION,
+        "family": "sprouts",
+        "position": str(game),
+        "value": value,
+        "facts": [[land, v, [n for n in range(64) if nots >> n & 1]] for land, v, nots in facts],
+    }
+    write_json(data, path)
+    return value
 
 
 def _needs(client: Any) -> Any:

@@ -7,8 +7,9 @@
 //! the simplifications), `canon` (a land's canonical code), `moves` (a land's
 //! moves), `notation` (the string notation, read and written), `writings` (the codes
 //! of the lands a listing of options meets), `search` (the engine's questions
-//! answered).
+//! answered), `certify` (the facts that prove a value, for a checker).
 pub mod canon;
+pub mod certify;
 pub mod code;
 pub mod land;
 pub mod moves;

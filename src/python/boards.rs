@@ -137,7 +137,7 @@ pub fn vertex_misere_certificate(
 
 /// The budget of a certificate's search: `max_memory`, and nothing evicted (the core
 /// makes sure of that too).
-fn certifying(max_memory: Option<UInt>) -> Budget {
+pub(super) fn certifying(max_memory: Option<UInt>) -> Budget {
     Budget {
         max_memory: memory(max_memory),
         ..Budget::default()
@@ -145,7 +145,7 @@ fn certifying(max_memory: Option<UInt>) -> Budget {
 }
 
 /// What tells a progress bar (if any) how far a search has got.
-fn telling(progress: &Option<Py<PyAny>>) -> impl Fn(usize) + Sync + '_ {
+pub(super) fn telling(progress: &Option<Py<PyAny>>) -> impl Fn(usize) + Sync + '_ {
     move |n| {
         if let Some(bar) = progress {
             super::progress::tell(bar, n);

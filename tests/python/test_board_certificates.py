@@ -15,6 +15,7 @@ import networkx as nx
 import pytest
 
 import nimkit as nk
+from nimkit import _facts
 from nimkit import board_checker as checker
 
 from .test_boards import BELING, brute
@@ -197,7 +198,7 @@ def test_unreadable_files_are_refused(tmp_path):
 
 def test_a_file_past_the_bound_is_refused_before_it_is_read_whole(tmp_path, monkeypatch):
     _, path, _ = _certified(tmp_path, nk.Cram(3, 5), "c.json.gz")
-    monkeypatch.setattr(checker, "MOST_BYTES", 100)
+    monkeypatch.setattr(_facts, "MOST_BYTES", 100)
     with pytest.raises(nk.CertificateError, match="more than 100 bytes of JSON"):
         nk.verify(path)
 
@@ -253,18 +254,26 @@ def test_the_command_line_writes_and_verifies(tmp_path):
     assert f"fact {len(data['facts']) - 1} (shape" in failed.stderr
 
 
-def test_the_checker_shares_nothing_with_the_search():
-    # The checker imports the standard library only: no nimkit module, no numpy.
-    with open(checker.__file__) as source:
-        tree = ast.parse(source.read())
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, "a relative import"
-            imported.add(node.module)
-    assert imported == {"__future__", "gzip", "json", "os", "zlib", "dataclasses", "typing"}
+def test_the_checkers_share_nothing_with_the_search():
+    # The checkers import the standard library and one another only: no module of the
+    # search, no numpy.
+    from nimkit import _facts, sprouts_checker
+
+    checkers = {"_facts", "board_checker", "sprouts_checker"}
+    standard = {"__future__", "collections.abc", "dataclasses", "gzip", "itertools", "json"}
+    standard |= {"os", "re", "typing", "zlib"}
+    for module in (checker, sprouts_checker, _facts):
+        with open(module.__file__) as source:
+            tree = ast.parse(source.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert {alias.name for alias in node.names} <= standard
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    assert node.level == 1, node.module
+                    assert node.module in checkers, node.module
+                else:
+                    assert node.module in standard, node.module
 
 
 def test_the_matching_equals_a_brute_force():
@@ -288,7 +297,7 @@ def test_the_matching_equals_a_brute_force():
             while g in values:
                 g += 1
             best = max(best, min(g, count))
-        assert checker._matched(exact_set, loose_list, count) == best, (allowed,)
+        assert _facts.matched(exact_set, loose_list, count) == best, (allowed,)
 
 
 def _misere(tmp_path, game, name="m.json"):

@@ -88,6 +88,12 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
         metavar="DIR",
         help="with --scheduler: keep the answers of the lands in DIR, and go on from them",
     )
+    sprouts.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="write the normal-play value with what proves it to FILE (JSON; .gz "
+        "compressed), for nimkit verify to check",
+    )
     table = commands.add_parser(
         "sprouts-table",
         help="the outcomes of Sprouts from n spots, n = 1 to MAX_SPOTS",
@@ -180,7 +186,7 @@ def _add_common(command: argparse.ArgumentParser) -> None:
 def _add_verify(commands: Any) -> None:
     verify = commands.add_parser(
         "verify",
-        help="check a certificate of a board's value with a checker of its own",
+        help="check a certificate of a value or outcome with a checker of its own",
         description="Check a certificate written by --certificate (or grundy(certificate=)) "
         "with code that shares nothing with the search: its own moves, components, "
         "canonical forms and mex, every fact from the facts it needs. Prints what it "
@@ -315,7 +321,8 @@ def _misere_certificate(game: Any, args: argparse.Namespace) -> int:
 
 def _verify(path: str) -> int:
     """``nimkit verify FILE``: what the certificate proves (0), or why not (1)."""
-    from ..board_checker import CertificateError, verify
+    from .._facts import CertificateError
+    from ..board_checker import verify
 
     try:
         print(verify(path))
@@ -362,6 +369,14 @@ def _sprouts(args: argparse.Namespace) -> int:
         raise ValueError("nimkit sprouts keeps a checkpoint on a cluster only (--scheduler)")
     started = time.perf_counter()
     bounds = {"max_memory": args.max_memory, "evict": args.evict}
+    if args.certificate is not None:
+        if args.misere:
+            raise ValueError("a Sprouts certificate proves the normal-play value: no --misere")
+        value = game.grundy(progress=args.progress, certificate=args.certificate, **bounds)
+        outcome = Outcome.N if value else Outcome.P
+        _report(game, value, outcome, False, None, started)
+        print(f"certificate: {args.certificate} (check it with nimkit verify)")
+        return 0
     value = game.grundy(progress=args.progress, **bounds)
     outcome = game.outcome(args.misere, progress=args.progress, **bounds)
     won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
