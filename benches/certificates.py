@@ -4,6 +4,7 @@ plain search of the same value, the file's size, and the independent checker's t
     python benches/certificates.py [--boards cram:4x7,cram:5x6,node:3x14] [--repeat 3]
     python benches/certificates.py --boards sprouts:3,sprouts:4,sprouts:5 --repeat 1
     python benches/certificates.py --misere [--boards cram:3x8,cram:4x6,node:3x10]
+    python benches/certificates.py --boards node:3x21 --repeat 1 --processes 2
 
 For each board: the best time of ``grundy()`` (a fresh game each time, all threads),
 of ``grundy(certificate=...)`` (one thread, no end-game databases nor reductions)
@@ -11,6 +12,8 @@ and their ratio; the facts and the compressed file's bytes; the best time of
 ``nimkit.verify`` (pure Python) and its facts per second. The values of the three
 are checked equal. With ``--misere`` the same of misère outcomes
 (``outcome(misere=True, certificate=...)``), the facts being the proof's positions.
+With ``--processes N`` the checker also runs on N processes (``verify(path,
+processes=N)``), its time and its speed-up over one process printed after.
 """
 
 from __future__ import annotations
@@ -54,12 +57,16 @@ def main() -> None:
     parser.add_argument("--boards", default=DEFAULT)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--misere", action="store_true", help="misère outcomes")
+    parser.add_argument("--processes", type=int, default=1, help="also verify on N processes")
     args = parser.parse_args()
     if args.misere:
         _misere(args)
         return
     print(f"# {describe()}")
-    print("board       plain s  certified s  ratio   facts   bytes (gz)  verify s  facts/s")
+    print(
+        "board       plain s  certified s  ratio   facts   bytes (gz)  verify s  facts/s"
+        + _shared_head(args)
+    )
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "c.json.gz")
         for spec in args.boards.split(","):
@@ -72,14 +79,17 @@ def main() -> None:
             print(
                 f"{spec:<11} {plain:7.3f}  {certified:11.3f}  {certified / plain:5.1f}"
                 f"  {checked.facts:6}  {os.path.getsize(path):10}  {checking:8.2f}"
-                f"  {checked.facts / checking:7.0f}"
+                f"  {checked.facts / checking:7.0f}" + _shared(args, path, checking, checked)
             )
 
 
 def _misere(args: argparse.Namespace) -> None:
     boards = args.boards if args.boards != DEFAULT else "cram:3x8,cram:4x6,cram:4x7,node:3x10"
     print(f"# {describe()}")
-    print("board       plain s  certified s  ratio  outcome  positions  bytes (gz)  verify s")
+    print(
+        "board       plain s  certified s  ratio  outcome  positions  bytes (gz)  verify s"
+        + _shared_head(args)
+    )
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "m.json.gz")
         for spec in boards.split(","):
@@ -93,8 +103,22 @@ def _misere(args: argparse.Namespace) -> None:
             print(
                 f"{spec:<11} {plain:7.3f}  {certified:11.3f}  {certified / plain:5.1f}"
                 f"  {checked.outcome:>7}  {checked.facts:9}  {os.path.getsize(path):10}"
-                f"  {checking:8.2f}"
+                f"  {checking:8.2f}" + _shared(args, path, checking, checked)
             )
+
+
+def _shared_head(args: argparse.Namespace) -> str:
+    return f"  on {args.processes} s  speed-up" if args.processes > 1 else ""
+
+
+def _shared(args: argparse.Namespace, path: str, alone: float, checked: object) -> str:
+    """The checker's best time on ``--processes`` processes and its speed-up, the
+    same result checked."""
+    if args.processes == 1:
+        return ""
+    shared, again = _best(args.repeat, lambda: nk.verify(path, processes=args.processes))
+    assert str(again) == str(checked), (again, checked)
+    return f"  {shared:7.2f}  {alone / shared:8.2f}"
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
 import zlib
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 #: The most bytes of JSON read (a larger file is refused before it fills memory).
 MOST_BYTES = 1 << 28
@@ -48,6 +49,68 @@ def load(path: str | os.PathLike[str]) -> Any:
         # ValueError: bad JSON, bad UTF-8, numbers of too many digits; RecursionError:
         # nesting too deep; zlib.error: a damaged stream.
         raise CertificateError(f"{os.fspath(path)!r} cannot be read as one: {e}") from None
+
+
+class Checks(Protocol):
+    """A checker whose items hold or fail each on its own, whatever order they are
+    checked in (each is checked from what the certificate states, never from another
+    check's result): so they may be shared out among processes."""
+
+    @property
+    def items(self) -> Sequence[Any]:
+        """The items, in the order their failures are reported."""
+
+    def check_item(self, item: Any) -> None:
+        """CertificateError unless the item holds."""
+
+    def found(self) -> Any:
+        """What the checks of the items it was given found besides (None: nothing)."""
+
+
+def spread(checker: Checks, processes: int) -> list[Any]:
+    """Check every item of ``checker``, in ``processes`` processes (each sent the
+    checker and every ``processes``-th item): CertificateError with the first item
+    that fails, else what each process's checker ``found``."""
+    if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
+        raise ValueError(f"processes={processes!r}: give a number of processes, 1 or more")
+    processes = min(processes, max(len(checker.items), 1))
+    if processes == 1:
+        return [_shared(checker, 0, 1)[1]]
+    # Spawned, not forked: forking a process that runs threads (the native searches'
+    # pool) may deadlock the child. Pool.__exit__ terminates the children, so Ctrl-C
+    # in the parent stops them too.
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(processes, initializer=_receive, initargs=(checker,)) as pool:
+        shares = pool.starmap(_share, [(k, processes) for k in range(processes)], chunksize=1)
+    failed = [failure for failure, _ in shares if failure is not None]
+    if failed:
+        raise CertificateError(min(failed)[1])
+    return [found for _, found in shares]
+
+
+_RECEIVED: list[Checks] = []
+
+
+def _receive(checker: Checks) -> None:
+    _RECEIVED.append(checker)
+
+
+def _share(share: int, shares: int) -> tuple[tuple[int, str] | None, Any]:
+    return _shared(_RECEIVED[0], share, shares)
+
+
+def _shared(checker: Checks, share: int, shares: int) -> tuple[tuple[int, str] | None, Any]:
+    """Check items ``share``, ``share + shares``, ...: the first that fails (its place
+    and message) or None, and what the checker found."""
+    items = checker.items
+    for i in range(share, len(items), shares):
+        try:
+            checker.check_item(items[i])
+        except CertificateError as e:
+            if shares == 1:
+                raise
+            return (i, e.args[0]), None
+    return None, checker.found()
 
 
 def nat(n: Any) -> bool:

@@ -47,7 +47,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._facts import CertificateError, judge, load, mex, nat, possible, stated
+from ._facts import CertificateError, judge, load, mex, nat, possible, spread, stated
 from .sprouts_checker import FORMAT as SPROUTS
 from .sprouts_checker import SproutsVerified
 from .sprouts_checker import verify_data as verify_sprouts
@@ -108,20 +108,25 @@ class Verified:
         )
 
 
-def verify(path: str | os.PathLike[str]) -> Verified | SproutsVerified:
+def verify(path: str | os.PathLike[str], processes: int = 1) -> Verified | SproutsVerified:
     """Check the certificate at ``path`` (JSON, or JSON compressed with gzip): what it
     proves, or CertificateError naming the first fact that does not hold. Sprouts'
-    certificates are checked by ``nimkit.sprouts_checker``."""
+    certificates are checked by ``nimkit.sprouts_checker``.
+
+    ``processes``: how many processes share the facts out (each checked from what the
+    certificate states, none from another's check, so the order does not matter; the
+    fact named on failure is the first that fails, as with one)."""
     data = load(path)
     if isinstance(data, dict) and data.get("format") == SPROUTS:
-        return verify_sprouts(data)
+        return verify_sprouts(data, processes)
     if isinstance(data, dict) and data.get("ending") == "misere":
-        return _verify_misere(data)
+        return _verify_misere(data, processes)
     family, board, text, claimed, facts = _fields(data)
     position = _shape(text, "the position", (min(board), max(board)))
     checker = _Checker(MOVES[family], facts)
-    for shape in checker.order:
-        checker.check(shape)
+    for used in spread(checker, processes):
+        for name, shapes in used.items():
+            checker.used.setdefault(name, set()).update(shapes)
     value = 0
     for part in checker.parts(*_frame(position)):
         found = checker.exact(part)
@@ -131,13 +136,13 @@ def verify(path: str | os.PathLike[str]) -> Verified | SproutsVerified:
     if value != claimed:
         raise CertificateError(f"the position's value is {value}, not {claimed} as claimed")
     theorems = {name: len(shapes) for name, shapes in checker.used.items()}
-    return Verified(family, board, text, value, len(checker.order), theorems)
+    return Verified(family, board, text, value, len(checker.items), theorems)
 
 
 Position = tuple[Shape, ...]
 
 
-def _verify_misere(data: dict[str, Any]) -> Verified:
+def _verify_misere(data: dict[str, Any], processes: int) -> Verified:
     """Check a misère certificate: every position that loses has only options the
     certificate proves wins, every position that wins with a move names an option
     that is one of its own and proven a loss, and the root is one of them."""
@@ -172,8 +177,31 @@ def _verify_misere(data: dict[str, Any]) -> Verified:
         if key in proven:
             raise CertificateError(f"position {i}: {_named(key)} is stated twice")
         proven[key] = (i, entry[1], witness)
-    for key, (i, outcome, witness) in proven.items():
-        options = _position_options(checker, moves, key)
+    spread(_Positions(checker, proven), processes)
+    root = _canonical_position(checker, moves, _shape(text, "the position", fits))
+    found = proven.get(root)
+    if found is None:
+        raise CertificateError(f"the position ({_named(root)}) is not among those proven")
+    if found[1] != claimed:
+        raise CertificateError(f"the position is proven {found[1]}, not {claimed} as claimed")
+    return Verified(family, board, text, None, len(proven), {}, claimed)
+
+
+class _Positions:
+    """The positions of a misère proof, each checked against the outcomes stated of its
+    options."""
+
+    def __init__(
+        self, checker: _Checker, proven: dict[Position, tuple[int, str, Position | None]]
+    ) -> None:
+        self.checker = checker
+        self.proven = proven
+        self.items = list(proven)
+
+    def check_item(self, key: Position) -> None:
+        proven = self.proven
+        i, outcome, witness = proven[key]
+        options = _position_options(self.checker, self.checker.moves, key)
         if outcome == "P":
             if not options:
                 raise CertificateError(
@@ -197,13 +225,9 @@ def _verify_misere(data: dict[str, Any]) -> Verified:
                     f"position {i} ({_named(key)}) is stated a win, but its option "
                     f"{_named(witness)} is not proven a loss"
                 )
-    root = _canonical_position(checker, moves, _shape(text, "the position", fits))
-    found = proven.get(root)
-    if found is None:
-        raise CertificateError(f"the position ({_named(root)}) is not among those proven")
-    if found[1] != claimed:
-        raise CertificateError(f"the position is proven {found[1]}, not {claimed} as claimed")
-    return Verified(family, board, text, None, len(proven), {}, claimed)
+
+    def found(self) -> None:
+        return None
 
 
 def _moves_in(moves: str, shape: Shape) -> bool:
@@ -379,7 +403,7 @@ class _Checker:
         self.moves = moves
         self.facts = facts
         # Smaller shapes first: a fact's options are smaller.
-        self.order = sorted(facts, key=lambda s: (len(s), s))
+        self.items = sorted(facts, key=lambda s: (len(s), s))
         # The shapes each theorem valued.
         self.used: dict[str, set[Shape]] = {}
         self._forms: dict[tuple[int, int], Shape] = {}
@@ -476,7 +500,7 @@ class _Checker:
             found = self._small[shape] = mex(seen)
         return found
 
-    def check(self, shape: Shape) -> None:
+    def check_item(self, shape: Shape) -> None:
         at, value, nots, text = self.facts[shape]
         known = self._closed(shape)
         if known is not None:
@@ -505,3 +529,6 @@ class _Checker:
     def _nots(self, shape: Shape) -> frozenset[int] | None:
         fact = self.facts.get(shape)
         return None if fact is None else fact[2]
+
+    def found(self) -> dict[str, set[Shape]]:
+        return self.used

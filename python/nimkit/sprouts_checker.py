@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from ._facts import CertificateError, judge, mex, nat, possible, stated
+from ._facts import CertificateError, judge, mex, nat, possible, spread, stated
 
 FORMAT = "nimkit sprouts certificate"
 VERSION = 1
@@ -87,8 +87,9 @@ class SproutsVerified:
         )
 
 
-def verify_data(data: dict[str, Any]) -> SproutsVerified:
-    """Check a Sprouts certificate read from its file (``nimkit.verify``)."""
+def verify_data(data: dict[str, Any], processes: int = 1) -> SproutsVerified:
+    """Check a Sprouts certificate read from its file (``nimkit.verify``), its facts
+    shared out among ``processes`` processes."""
     if data.get("version") != VERSION:
         raise CertificateError(f"version {data.get('version')!r}, where {VERSION} is read")
     text, claimed, entries = data.get("position"), data.get("value"), data.get("facts")
@@ -101,8 +102,8 @@ def verify_data(data: dict[str, Any]) -> SproutsVerified:
     checker = _Checker()
     for i, entry in enumerate(entries):
         checker.state(i, entry)
-    for key in checker.facts:
-        checker.check(key)
+    checker.items = list(checker.facts)
+    spread(checker, processes)
     value = 0
     for key, land in checker.lands(_read(text, "the position")):
         found = checker.exact(key, land)
@@ -122,6 +123,8 @@ class _Checker:
         # its text)
         self.facts: dict[Key, tuple[int, Plain, int | None, frozenset[int], str]] = {}
         self._small: dict[Key, int] = {}
+        #: The facts' keys, once all are stated (``_facts.spread`` checks them).
+        self.items: list[Key] = []
 
     def state(self, i: int, entry: Any) -> None:
         """Enter fact ``i`` (``[land, value or null, [values it has not]]``)."""
@@ -162,7 +165,7 @@ class _Checker:
             found = self._small[key] = mex(seen)
         return found
 
-    def check(self, key: Key) -> None:
+    def check_item(self, key: Key) -> None:
         at, land, value, nots, text = self.facts[key]
         name = f"fact {at} (land {text})"
         if _lives(land) <= SMALL:
@@ -191,6 +194,9 @@ class _Checker:
     def _nots(self, key: Key) -> frozenset[int] | None:
         fact = self.facts.get(key)
         return None if fact is None else fact[3]
+
+    def found(self) -> None:
+        return None
 
 
 def _xor(values: Iterator[int]) -> int:

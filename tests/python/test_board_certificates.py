@@ -18,7 +18,7 @@ import nimkit as nk
 from nimkit import _facts
 from nimkit import board_checker as checker
 
-from .test_boards import BELING, brute
+from .test_boards import BELING, MISERE_ROWS, brute
 
 
 def _certified(tmp_path, game, name="c.json"):
@@ -121,6 +121,38 @@ def test_missing_facts_and_a_wrong_root_are_caught(tmp_path):
     path.write_text(json.dumps(forged))
     with pytest.raises(nk.CertificateError, match="the position's value is 2, not 3"):
         nk.verify(path)
+
+
+def failures_on(path, counts):
+    """What ``verify`` says of a forged certificate on each number of processes."""
+    found = []
+    for processes in counts:
+        with pytest.raises(nk.CertificateError) as failed:
+            nk.verify(path, processes=processes)
+        found.append(str(failed.value))
+    return found
+
+
+def test_facts_shared_among_processes_are_checked_alike(tmp_path):
+    # Each fact is checked from what the certificate states, so processes may share
+    # them out: the same report, the same closed forms, and the same first failure.
+    _, path, data = _certified(tmp_path, nk.Cram(4, 5))
+    alone = str(nk.verify(path))
+    assert "closed forms used: 2 x n 2, half-turn 10" in alone
+    assert str(nk.verify(path, processes=2)) == str(nk.verify(path, processes=3)) == alone
+    forged = json.loads(json.dumps(data))
+    for i in (len(forged["facts"]) // 3, len(forged["facts"]) // 2):
+        if forged["facts"][i][1] is not None:
+            forged["facts"][i][1] += 1
+        else:
+            forged["facts"][i][1] = forged["facts"][i][2][0]
+    path.write_text(json.dumps(forged))
+    failures = failures_on(path, (1, 2, 3))
+    assert failures[0] == failures[1] == failures[2]
+    assert "(shape " in failures[0]
+    for bad in (0, -1, True, 1.5, "2"):
+        with pytest.raises(ValueError, match="give a number of processes"):
+            nk.verify(path, processes=bad)  # type: ignore[arg-type]
 
 
 def test_what_is_verified_names_the_position(tmp_path):
@@ -252,6 +284,10 @@ def test_the_command_line_writes_and_verifies(tmp_path):
     failed = subprocess.run([*run, "verify", str(path)], capture_output=True, text=True)
     assert failed.returncode == 1
     assert f"fact {len(data['facts']) - 1} (shape" in failed.stderr
+    shared = subprocess.run(
+        [*run, "verify", "--processes", "2", str(path)], capture_output=True, text=True
+    )
+    assert (shared.returncode, shared.stderr) == (1, failed.stderr)
 
 
 def test_the_checkers_share_nothing_with_the_search():
@@ -363,6 +399,18 @@ def test_every_misere_position_changed_or_removed_is_caught(tmp_path):
                 nk.verify(path)
 
 
+def test_misere_positions_shared_among_processes_are_checked_alike(tmp_path):
+    _, path, data = _misere(tmp_path, nk.Cram(3, 5))
+    assert str(nk.verify(path, processes=2)) == str(nk.verify(path))
+    # A loss late in the list stated a win: the same position named either way.
+    late = max(i for i, e in enumerate(data["positions"]) if e[1] == "P")
+    data["positions"][late][1] = "N"
+    path.write_text(json.dumps(data))
+    failures = failures_on(path, (1, 2))
+    assert failures[0] == failures[1]
+    assert "position" in failures[0]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -423,3 +471,64 @@ def test_the_command_line_proves_a_misere_outcome(tmp_path):
         check=True,
     )
     assert "is a misère P-position" in checked.stdout
+
+
+#: Node Kayles on 3 x n grids past OEIS A316632: the guide's values (test_boards checks
+#: them without certificates). 3 x 28 and 3 x 31 take none: their searches for one held
+#: more than 8 GB (the guide).
+NODE_KAYLES_3N = {
+    n: v for n, v in zip(range(17, 32), [2, 2, 1, 1, 5, 0, 1, 1, 3, 0, 2, 5, 1, 0, 2], strict=True)
+}
+#: Those whose certificate takes more than a minute to check: by hand (``-m record``).
+NODE_KAYLES_3N_RECORD = {21, 27, 29, 30}
+
+
+@pytest.mark.research
+@pytest.mark.parametrize(
+    "cols",
+    [
+        pytest.param(n, marks=[pytest.mark.record] if n in NODE_KAYLES_3N_RECORD else [])
+        for n in NODE_KAYLES_3N
+        if n not in (28, 31)
+    ],
+)
+def test_node_kayles_records_on_3_by_n_grids_are_certified(tmp_path, cols):
+    value, path, _ = _certified(tmp_path, nk.NodeKayles(nx.grid_2d_graph(3, cols)), "c.json.gz")
+    assert value == NODE_KAYLES_3N[cols]
+    checked = nk.verify(path, processes=2)
+    assert (checked.value, checked.board, checked.position) == (
+        value,
+        (3, cols),
+        "/".join(["x" * cols] * 3),
+    )
+
+
+#: The misère outcomes at the ends of the guide's Node Kayles rows (test_boards checks
+#: them without certificates), and smaller boards of the rows.
+MISERE_NODE_KAYLES = {
+    (3, 16): "P",
+    (4, 10): "N",
+    (5, 8): "N",
+    (6, 6): "P",
+    (3, 20): "N",
+    (4, 13): "N",
+    (5, 11): "N",
+    (6, 9): "P",
+    (7, 8): "N",
+}
+
+
+@pytest.mark.research
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [
+        pytest.param(*shape, marks=[pytest.mark.record] if i >= 4 else [])
+        for i, shape in enumerate(MISERE_NODE_KAYLES)
+    ],
+)
+def test_misere_node_kayles_records_are_certified(tmp_path, rows, cols):
+    expected = MISERE_NODE_KAYLES[rows, cols]
+    assert expected == MISERE_ROWS["node"][rows][cols - rows]
+    outcome, path, _ = _misere(tmp_path, nk.NodeKayles(nx.grid_2d_graph(rows, cols)), "m.json.gz")
+    assert outcome.value == expected
+    assert nk.verify(path, processes=2).outcome == expected

@@ -17,6 +17,7 @@ import nimkit as nk
 from nimkit import sprouts_checker as checker
 
 from . import sprouts_reference as brute
+from .test_board_certificates import failures_on
 
 
 def _certified(tmp_path, game, name="s.json"):
@@ -93,6 +94,19 @@ def test_every_forged_fact_is_caught(tmp_path):
             path.write_text(json.dumps(forged))
             with pytest.raises(nk.CertificateError, match=rf"fact {i} "):
                 nk.verify(path)
+
+
+def test_facts_shared_among_processes_are_checked_alike(tmp_path):
+    _, path, data = _certified(tmp_path, nk.Sprouts(4))
+    assert str(nk.verify(path, processes=2)) == str(nk.verify(path))
+    # Two facts forged: the first of them named, however the facts are shared out.
+    stated = [i for i, f in enumerate(data["facts"]) if f[1] is not None]
+    for i in (stated[len(stated) // 2], stated[-2]):
+        data["facts"][i][1] += 1
+    path.write_text(json.dumps(data))
+    failures = failures_on(path, (1, 2))
+    assert failures[0] == failures[1]
+    assert "fact " in failures[0]
 
 
 def test_missing_facts_and_a_wrong_root_are_caught(tmp_path):

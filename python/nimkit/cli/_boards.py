@@ -108,7 +108,7 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     table.add_argument(
         "--checkpoint", metavar="DIR", help="save each n found in DIR, and go on from it"
     )
-    _add_verify(commands)
+    _add_verify(commands, whole)
 
 
 def _add_sprouts_bounds(command: argparse.ArgumentParser) -> None:
@@ -183,7 +183,7 @@ def _add_common(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_verify(commands: Any) -> None:
+def _add_verify(commands: Any, whole: Callable[[int, int, str], Callable[[str], int]]) -> None:
     verify = commands.add_parser(
         "verify",
         help="check a certificate of a value or outcome with a checker of its own",
@@ -193,6 +193,13 @@ def _add_verify(commands: Any) -> None:
         "proves, or the first fact that fails (exit 1).",
     )
     verify.add_argument("file", metavar="FILE", help="the certificate (JSON, or JSON.gz)")
+    verify.add_argument(
+        "--processes",
+        type=whole(1, 1024, "a number of processes"),
+        default=1,
+        metavar="N",
+        help="share the facts out among N processes (default 1)",
+    )
 
 
 def _add_bounds(command: argparse.ArgumentParser) -> None:
@@ -242,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
     from ..boards import ArcKayles, Cram, NodeKayles
 
     if args.command == "verify":
-        return _verify(args.file)
+        return _verify(args.file, args.processes)
     if args.evict and args.max_memory is None:
         raise ValueError("--evict makes room past --max-memory: give --max-memory too")
     if getattr(args, "depth", None) is not None and not (args.scheduler and args.misere):
@@ -319,13 +326,13 @@ def _misere_certificate(game: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _verify(path: str) -> int:
+def _verify(path: str, processes: int) -> int:
     """``nimkit verify FILE``: what the certificate proves (0), or why not (1)."""
     from .._facts import CertificateError
     from ..board_checker import verify
 
     try:
-        print(verify(path))
+        print(verify(path, processes))
     except CertificateError as err:
         print(f"nimkit verify: {err}", file=sys.stderr)
         return 1
