@@ -69,12 +69,13 @@ class Checks(Protocol):
 
 def spread(checker: Checks, processes: int) -> list[Any]:
     """Check every item of ``checker``, in ``processes`` processes (each sent the
-    checker and every ``processes``-th item): CertificateError with the first item
-    that fails, else what each process's checker ``found``."""
+    checker and every ``processes``-th item; no more processes than cores, each holds
+    a copy): CertificateError with the first item that fails, else what each
+    process's checker ``found``."""
     if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
         raise ValueError(f"processes={processes!r}: give a number of processes, 1 or more")
-    processes = min(processes, max(len(checker.items), 1))
-    if processes == 1:
+    processes = min(processes, len(checker.items), _cores())
+    if processes <= 1:
         return [_shared(checker, 0, 1)[1]]
     # Spawned, not forked: forking a process that runs threads (the native searches'
     # pool) may deadlock the child. Pool.__exit__ terminates the children, so Ctrl-C
@@ -86,6 +87,13 @@ def spread(checker: Checks, processes: int) -> list[Any]:
     if failed:
         raise CertificateError(min(failed)[1])
     return [found for _, found in shares]
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 _RECEIVED: list[Checks] = []

@@ -113,9 +113,10 @@ def verify(path: str | os.PathLike[str], processes: int = 1) -> Verified | Sprou
     proves, or CertificateError naming the first fact that does not hold. Sprouts'
     certificates are checked by ``nimkit.sprouts_checker``.
 
-    ``processes``: how many processes share the facts out (each checked from what the
-    certificate states, none from another's check, so the order does not matter; the
-    fact named on failure is the first that fails, as with one)."""
+    ``processes``: how many processes share the facts out, at most one a core (each
+    fact is checked from what the certificate states, none from another's check, so
+    the order does not matter; the fact named on failure is the first that fails, as
+    with one)."""
     data = load(path)
     if isinstance(data, dict) and data.get("format") == SPROUTS:
         return verify_sprouts(data, processes)

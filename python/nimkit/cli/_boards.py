@@ -198,7 +198,7 @@ def _add_verify(commands: Any, whole: Callable[[int, int, str], Callable[[str], 
         type=whole(1, 1024, "a number of processes"),
         default=1,
         metavar="N",
-        help="share the facts out among N processes (default 1)",
+        help="share the facts out among N processes, at most one a core (default 1)",
     )
 
 
