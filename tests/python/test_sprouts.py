@@ -94,6 +94,21 @@ def test_normal_play_to_twelve_spots(spots: int) -> None:
     assert nk.Sprouts(spots).grundy() == int(wins)
 
 
+@pytest.mark.parametrize(
+    "spots",
+    [
+        pytest.param(13, marks=pytest.mark.research),
+        *(pytest.param(n, marks=pytest.mark.record) for n in range(14, 21)),
+    ],
+)
+def test_normal_play_past_twelve_spots(spots: int) -> None:
+    # The reach the Sprouts guide states (13 spots about half a minute on the release
+    # build, 14 to 20 spots a minute to eight each): the outcomes Lemoine and Viennot
+    # computed to 44 spots (arXiv 1008.2320), a first-player win iff n mod 6 is 3, 4, 5.
+    wins = spots % 6 in (3, 4, 5)
+    assert nk.Sprouts(spots).outcome() == (Outcome.N if wins else Outcome.P)
+
+
 # Misère play (OEIS A164950, from Lemoine and Viennot, arXiv 0908.4407): whether the
 # first player wins the n-spot game, for n = 1..20.
 MISERE_WINS = [1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0]
