@@ -103,7 +103,7 @@ def test_normal_play_to_twelve_spots(spots: int) -> None:
 )
 def test_normal_play_past_twelve_spots(spots: int) -> None:
     # The reach the Sprouts guide states (13 spots about half a minute on the release
-    # build, 14 to 20 spots a minute to eight each): the outcomes Lemoine and Viennot
+    # build, 14 to 20 spots half a minute to eight each): the outcomes Lemoine and Viennot
     # computed to 44 spots (arXiv 1008.2320), a first-player win iff n mod 6 is 3, 4, 5.
     wins = spots % 6 in (3, 4, 5)
     assert nk.Sprouts(spots).outcome() == (Outcome.N if wins else Outcome.P)
