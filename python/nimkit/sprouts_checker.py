@@ -367,20 +367,26 @@ _MOST_KEYS = 1 << 16
 
 def _least_key(land: Plain) -> Key:
     regions, curves = land
-    # A letter's token: 3 if its other place is on the same boundary, 4 in the same
-    # region, 5 in another (what every writing of the land agrees on).
-    places: dict[int, list[tuple[int, int]]] = {}
+    # A letter's token, what every writing of the land agrees on: 3 if its other
+    # place is in another region, 4 on another boundary of the region, and on the
+    # same boundary 5 plus the shorter way round from one place to the other (fewer
+    # ties between writings to search: the Sprouts guide).
+    places: dict[int, list[tuple[int, int, int]]] = {}
     for r, region in enumerate(regions):
         for b, boundary in enumerate(region):
-            for s in boundary:
-                places.setdefault(s, []).append((r, b))
+            for i, s in enumerate(boundary):
+                places.setdefault(s, []).append((r, b, i))
     tokens = {}
     for s, where in places.items():
         if len(where) == 1:
             tokens[s] = curves[s]
         else:
-            (r1, b1), (r2, b2) = where
-            tokens[s] = 5 if r1 != r2 else 4 if b1 != b2 else 3
+            (r1, b1, i1), (r2, b2, i2) = where
+            if r1 != r2 or b1 != b2:
+                tokens[s] = 3 if r1 != r2 else 4
+            else:
+                d = (i2 - i1) % len(regions[r1][b1])
+                tokens[s] = 5 + min(d, len(regions[r1][b1]) - d)
     token = tokens.__getitem__
 
     # Each region's least form with letters alike, and the writings that give it: for
@@ -431,6 +437,18 @@ def _least_writing(shaped: list[Any], token: Any) -> tuple[int, ...]:
     out: list[int] = []
     names: dict[int, int] = {}
     used = [False] * len(shaped)
+    # The states met: the marks so far, the spots named (in order: their names), the
+    # regions used and, within a region, the writing and its boundaries done. Two ways
+    # to one state write the same from there on, so the second is not followed (a
+    # land of symmetric regions was written out in every symmetric way).
+    seen: set[tuple[Any, ...]] = set()
+
+    def first_met(*within: Any) -> bool:
+        state = (tuple(out), tuple(names), tuple(used), *within)
+        if state in seen:
+            return False
+        seen.add(state)
+        return True
 
     def emit(spots: Boundary, below: int) -> tuple[int, list[int]] | None:
         """Append a boundary's marks: the branch's mark of being below the best, and
@@ -460,22 +478,28 @@ def _least_writing(shaped: list[Any], token: Any) -> tuple[int, ...]:
             if best is None or below == found:
                 best, found = out.copy(), found + 1
             return
+        if not first_met():
+            return
         tried = set()
         for r, (form, ways) in enumerate(shaped):
             if used[r] or form != shaped[k][0]:
                 continue
-            for bounds in ways:
+            for w, bounds in enumerate(ways):
                 plain = all(token(s) < 3 for _, turns in bounds for s in turns[0])
                 if plain and form in tried:
                     continue  # the same marks as a region already tried
                 tried.add(form)
                 used[r] = True
-                boundaries(k, bounds, [False] * len(bounds), 0, below)
+                boundaries(k, (r, w), bounds, [False] * len(bounds), 0, below)
                 used[r] = False
 
-    def boundaries(k: int, bounds: list[Any], done: list[bool], j: int, below: int) -> None:
+    def boundaries(
+        k: int, way: tuple[int, int], bounds: list[Any], done: list[bool], j: int, below: int
+    ) -> None:
         if j == len(bounds):
             regions(k + 1, below)
+            return
+        if not first_met(way, tuple(done)):
             return
         tried = set()
         for i, (form, turns) in enumerate(bounds):
@@ -491,7 +515,7 @@ def _least_writing(shaped: list[Any], token: Any) -> tuple[int, ...]:
                 emitted = emit(turn, below)
                 if emitted is not None:
                     done[i] = True
-                    boundaries(k, bounds, done, j + 1, emitted[0])
+                    boundaries(k, way, bounds, done, j + 1, emitted[0])
                     done[i] = False
                     for n in emitted[1]:
                         del names[n]

@@ -26,7 +26,9 @@ def _certified(tmp_path, game, name="s.json"):
     return value, path, json.loads(path.read_text()) if name.endswith(".json") else None
 
 
-@pytest.mark.parametrize("spots", [*range(1, 5), pytest.param(5, marks=pytest.mark.research)])
+@pytest.mark.parametrize(
+    "spots", [*range(1, 5), *(pytest.param(n, marks=pytest.mark.research) for n in (5, 6))]
+)
 def test_the_n_spot_games_are_verified_with_their_published_outcomes(tmp_path, spots):
     # The first player wins n spots iff n mod 6 is 3, 4 or 5 (Applegate, Jacobson and
     # Sleator 1991, to 11 spots; Lemoine and Viennot to 44).
