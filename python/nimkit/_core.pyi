@@ -60,7 +60,10 @@ __all__ = [
     "solve_box",
     "solve_outcomes",
     "sprouts_certificate",
+    "sprouts_restore",
+    "sprouts_saved",
     "sprouts_spots",
+    "sprouts_step",
     "sprouts_table",
     "vertex_certificate",
     "vertex_edges",
@@ -582,6 +585,22 @@ def sprouts_spots(text: str) -> list[list[list[list[str]]]]: ...
 def sprouts_certificate(
     text: str, max_memory: int | None = None, progress: Any | None = None
 ) -> tuple[int, list[tuple[str, int | None, int]]] | None: ...
+def sprouts_step(
+    game: NativeGame,
+    target: SupportsIndex | None = None,
+    max_memory: int | None = None,
+    seconds: float | None = None,
+    progress: Any | None = None,
+    evict: bool = False,
+) -> int | bool | None: ...
+def sprouts_saved(
+    game: NativeGame,
+) -> tuple[list[tuple[str, int]], list[tuple[str, int, int, int]]]: ...
+def sprouts_restore(
+    game: NativeGame,
+    values: list[tuple[str, int]],
+    couples: list[tuple[str, int, int, int]],
+) -> None: ...
 def vertex_certificate(
     game: NativeGame,
     max_memory: int | None = None,

@@ -219,9 +219,9 @@ class Saving:
             raise NotADirectoryError(f"checkpoint {str(directory)!r} is not a directory") from None
         if not os.access(directory, os.W_OK | os.X_OK):
             raise PermissionError(f"cannot write a checkpoint in {str(directory)!r}")
-        load(game, directory)
         self.game, self.directory, self.every, self.max_memory = game, directory, every, max_memory
         self.evict = evict
+        self.read()
         self.saved = time.monotonic()
         self.terminated = self.closing = False
         self.handled: Any = None
@@ -264,8 +264,16 @@ class Saving:
             self.save()
 
     def save(self) -> None:
-        save(self.game, self.directory)
+        self.write()
         self.saved = time.monotonic()
+
+    def read(self) -> None:
+        """Enter what the directory holds in the game's tables."""
+        load(self.game, self.directory)
+
+    def write(self) -> None:
+        """Save what the game's searches learned in the directory."""
+        save(self.game, self.directory)
 
 
 def _describe(game: dict[str, Any]) -> str:

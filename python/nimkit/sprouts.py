@@ -1,8 +1,8 @@
 """Sprouts (Conway and Paterson, 1967): a move draws a curve joining two spots, or a
 spot to itself, crossing no curve, and puts a new spot on it; a spot takes at most
 three curve ends. The native core holds a position as its lands (independent parts,
-valued once each under a canonical code), searches normal play with the pruned value
-search of the engine the boards use, and misère play over whole positions.
+valued once each under a canonical code), searches normal play by proof numbers over
+lands beside heaps (as SPOTS does), and misère play over whole positions.
 
 Positions are written in the notation of Applegate, Jacobson and Sleator (1991) and
 Lemoine and Viennot (2010), which SPOTS reads too: spots by the lives they have lost
@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any, SupportsIndex
 
-from . import _core, cluster, sprouts_checker
+from . import _core, cluster, sprouts_checker, sprouts_checkpoint
 from ._files import write_json
 from .boards import Memory, _evicting
 from .games import ImpartialGame, _with_bar
@@ -75,13 +75,17 @@ class Sprouts(ImpartialGame):
         evict: bool = False,
         client: Any = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        every: float = 600.0,
         certificate: str | os.PathLike[str] | None = None,
     ) -> int:
         """The Grundy value in normal play: the XOR of its lands' values, each searched
         once. ``max_memory`` bounds the table of values (MemoryError past it, or with
         ``evict`` the smallest lands' values dropped and the search going on).
+        ``checkpoint``: a directory where the search saves what it learned every
+        ``every`` seconds, on Ctrl-C, SIGTERM and at the end, and which a later run
+        (of any position) goes on from (see ``nimkit.sprouts_checkpoint``).
         ``client``: a ``distributed.Client`` whose cluster answers the search's
-        questions, the answers kept in ``checkpoint`` (see ``nimkit.cluster``).
+        questions, the answers then kept in ``checkpoint`` (see ``nimkit.cluster``).
         ``certificate``: a file where the value is written with every fact that
         proves it, for ``nimkit.verify`` to check (see ``nimkit.sprouts_checker``).
 
@@ -96,20 +100,24 @@ class Sprouts(ImpartialGame):
                     "takes no client, no checkpoint and no evict"
                 )
             return _certify(self, certificate, memory, progress)
-        if client is not None or checkpoint is not None:
+        if client is not None:
             return cluster.solve(
                 self,
-                _needs(client),
+                client,
                 False,
                 checkpoint=checkpoint,
+                every=every,
                 progress=progress,
                 max_memory=memory,
                 evict=evict,
             )
-        value: int = _with_bar(
+        if checkpoint is not None:
+            value = sprouts_checkpoint.run(self, checkpoint, every, memory, progress, evict)
+            return int(value)
+        value = _with_bar(
             progress, lambda bar: self._native.grundy(max_positions, bar, memory, evict)
         )
-        return value
+        return int(value)
 
     def outcome(
         self,
@@ -122,27 +130,38 @@ class Sprouts(ImpartialGame):
         client: Any = None,
         depth: int | None = None,
         checkpoint: str | os.PathLike[str] | None = None,
+        every: float = 600.0,
     ) -> Outcome:
         """P or N in normal play (the search asks only whether the value is 0) or in
         misère play (a search over whole positions: misère play has no sum rule).
-        ``client``, ``checkpoint``: searched on a Dask cluster, as ``grundy`` is,
-        misère play over the top ``depth`` moves (2 if None).
+        ``checkpoint``, ``every``: normal play saved as ``grundy`` saves it.
+        ``client``: searched on a Dask cluster, as ``grundy`` is, misère play over
+        the top ``depth`` moves (2 if None), the answers kept in ``checkpoint``.
 
         >>> Sprouts(4).outcome(misere=True)
         Outcome.P
         """
         memory = _evicting(max_memory, evict)
-        if client is not None or checkpoint is not None:
+        if client is not None:
             return cluster.outcome(
                 self,
-                _needs(client),
+                client,
                 misere,
                 depth=depth,
                 checkpoint=checkpoint,
+                every=every,
                 progress=progress,
                 max_memory=memory,
                 evict=evict,
             )
+        if checkpoint is not None:
+            if misere:
+                raise ValueError(
+                    "misère play searches whole positions and is saved on a cluster "
+                    "only (client=); normal play saves a search in one process"
+                )
+            zero = sprouts_checkpoint.run(self, checkpoint, every, memory, progress, evict, 0)
+            return Outcome.P if zero else Outcome.N
         return _with_bar(
             progress,
             lambda bar: self._native.outcome(misere, max_positions, bar, memory, evict),
@@ -170,12 +189,6 @@ def _certify(
     }
     write_json(data, path)
     return value
-
-
-def _needs(client: Any) -> Any:
-    if client is None:
-        raise ValueError("a Sprouts search keeps a checkpoint on a cluster only (client=)")
-    return client
 
 
 __all__ = ["Sprouts"]

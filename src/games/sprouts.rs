@@ -7,13 +7,15 @@
 //! the simplifications), `canon` (a land's canonical code), `moves` (a land's
 //! moves), `notation` (the string notation, read and written), `writings` (the codes
 //! of the lands a listing of options meets), `search` (the engine's questions
-//! answered), `certify` (the facts that prove a value, for a checker).
+//! answered), `certify` (the facts that prove a value, for a checker), `saved` (what
+//! the searches learned, as a checkpoint holds it).
 pub mod canon;
 pub mod certify;
 pub mod code;
 pub mod land;
 pub mod moves;
 pub mod notation;
+pub mod saved;
 pub mod search;
 pub mod writings;
 
@@ -28,16 +30,25 @@ use crate::base::error::Result;
 use crate::base::outcome::Outcome;
 use crate::games::{Game, Limits, Memo, Part, Value};
 use crate::split::budget::Budget;
-use crate::split::dfpn::Outcomes;
+use crate::split::dfpn::{Outcomes, Proofs};
 use crate::split::misere;
 
 /// The game of Sprouts; a position is its code (`code::Code`). The family keeps
 /// what its searches learn: the values of lands, the misère outcomes of positions.
 #[derive(Debug, Default)]
 pub struct Sprouts {
-    values: Mutex<FxHashMap<Code, u32>>,
+    learned: Mutex<Learned>,
     positions: Positions,
     memo: Memo<Code>,
+}
+
+/// What the normal-play searches learn: the values of lands, and the numbers of the
+/// couples of a search that has not ended (paused or stopped: the next search goes on
+/// from them; one that ends drops them, its proof being in the values).
+#[derive(Debug, Default)]
+struct Learned {
+    values: FxHashMap<Code, u32>,
+    proofs: Proofs<Code>,
 }
 
 impl Sprouts {
@@ -77,12 +88,17 @@ impl Sprouts {
         code: &[u8],
     ) -> Result<T> {
         let parts: Vec<Code> = lands(code).map(Code::from).collect();
-        let mut table = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut learned = self.learned.lock().unwrap_or_else(PoisonError::into_inner);
+        let Learned { values, proofs } = &mut *learned;
         let mut lands = Lands::default();
-        ask(
-            &mut Outcomes::new(&mut lands, &mut table, budget, report)?,
+        let found = ask(
+            &mut Outcomes::new(&mut lands, values, proofs, budget, report)?,
             &parts,
-        )
+        );
+        if found.is_ok() {
+            proofs.clear();
+        }
+        found
     }
 }
 

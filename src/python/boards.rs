@@ -153,6 +153,19 @@ pub(super) fn telling(progress: &Option<Py<PyAny>>) -> impl Fn(usize) + Sync + '
     }
 }
 
+/// When a search given `seconds` (None: no bound) pauses.
+pub(super) fn until(seconds: Option<f64>) -> PyResult<Option<Instant>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s >= 0.0 => {
+            Ok(Some(Instant::now() + Duration::from_secs_f64(s.min(1e9))))
+        }
+        Some(s) => Err(PyValueError::new_err(format!(
+            "seconds must be a number of seconds, at least 0, not {s}"
+        ))),
+    }
+}
+
 /// A position of a misère proof: its components, whether it wins, a losing option.
 type MisereStep = (Vec<Vec<usize>>, bool, Option<Vec<Vec<usize>>>);
 
@@ -178,27 +191,13 @@ pub fn vertex_value(
         None => None,
     };
     let position = chosen.as_ref().unwrap_or(&played);
-    let until = match seconds {
-        None => None,
-        Some(s) if s.is_finite() && s >= 0.0 => {
-            Some(Instant::now() + Duration::from_secs_f64(s.min(1e9)))
-        }
-        Some(s) => {
-            return Err(PyValueError::new_err(format!(
-                "seconds must be a number of seconds, at least 0, not {s}"
-            )))
-        }
-    };
+    let until = until(seconds)?;
     let budget = Budget {
         max_memory: memory(max_memory),
         evict,
         ..Budget::default()
     };
-    let report = |n: usize| {
-        if let Some(bar) = &progress {
-            super::progress::tell(bar, n);
-        }
-    };
+    let report = telling(&progress);
     let found = py.detach(|| match until {
         None => engine.value(position, budget, &report).map(Step::Done),
         Some(until) => engine.value_until(position, budget, until, &report),

@@ -69,7 +69,10 @@ mod core_module {
     #[pymodule_export]
     use super::scalar::{analyse, check_heaps, solve_box, solve_outcomes};
     #[pymodule_export]
-    use super::sprouts::{sprouts_certificate, sprouts_spots, sprouts_table};
+    use super::sprouts::{
+        sprouts_certificate, sprouts_restore, sprouts_saved, sprouts_spots, sprouts_step,
+        sprouts_table,
+    };
     #[pymodule_export]
     use super::subtraction::PySubtractionGame;
     #[pymodule_export]

@@ -1,15 +1,18 @@
 //! Sprouts' own bindings: the table of n-spot games, a position's spots for its
-//! picture, and the certificate of its value.
+//! picture, the certificate of its value, and its searches in steps with what they
+//! learned saved and read back.
 use std::sync::Arc;
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use super::boards::{certifying, telling};
+use super::boards::{certifying, telling, until};
 use super::convert::{py_outcome, UInt};
-use super::games::memory;
+use super::games::{memory, PyNativeGame};
 use crate::base::alloc;
 use crate::base::error::{Error, Foreign};
-use crate::games::sprouts::{self, certify, notation, Answer};
+use crate::games::sprouts::{self, certify, notation, saved::Saved, Answer, Sprouts};
+use crate::games::At;
 use crate::split::budget::Budget;
 
 /// The n-spot games for n = `first`..=`last`, searched by one family: `row(n, value)`
@@ -84,4 +87,86 @@ pub fn sprouts_certificate(
     let mut facts = alloc::with_capacity(c.facts.len())?;
     facts.extend(c.facts.into_iter().map(|f| (f.land, f.value, f.not)));
     Ok(Some((c.value, facts)))
+}
+
+/// The family and position of a Sprouts game.
+fn sprouts_of(game: &PyNativeGame) -> PyResult<&At<Sprouts>> {
+    game.0
+        .as_any()
+        .downcast_ref::<At<Sprouts>>()
+        .ok_or_else(|| PyTypeError::new_err(format!("a {} game is not Sprouts", game.0.family())))
+}
+
+/// The normal-play value of a Sprouts position (or, given `target`, whether it is
+/// `target`), searched for at most `seconds` (None: to the end): None when the time
+/// ran out first (what the search learned is kept by its family: ask again to go on).
+#[pyfunction]
+#[pyo3(signature = (game, target=None, max_memory=None, seconds=None, progress=None, evict=false))]
+pub fn sprouts_step(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    target: Option<UInt<u32>>,
+    max_memory: Option<UInt>,
+    seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
+    evict: bool,
+) -> PyResult<Option<Py<PyAny>>> {
+    let at = sprouts_of(&game)?;
+    let budget = Budget {
+        max_memory: memory(max_memory),
+        until: until(seconds)?,
+        evict,
+    };
+    let report = telling(&progress);
+    let found = py.detach(|| {
+        let answer = match target {
+            None => at.game.value(&at.position, budget, &report).map(Ok),
+            Some(t) => at
+                .game
+                .value_is(&at.position, t.0, budget, &report)
+                .map(Err),
+        };
+        match answer {
+            Err(Error::Paused { .. }) => Ok(None),
+            answer => answer.map(Some),
+        }
+    });
+    Ok(match super::errors::unless_stopped(found)? {
+        None => None,
+        Some(Ok(value)) => Some(value.into_pyobject(py)?.into_any().unbind()),
+        Some(Err(is)) => Some(is.into_pyobject(py)?.to_owned().into_any().unbind()),
+    })
+}
+
+/// What the normal-play searches of a Sprouts game's family learned: the values of
+/// lands `[(land, value)]` and the numbers of couples `[(land, heap, pn, dn)]`.
+type Learned = (Vec<(String, u32)>, Vec<(String, u32, u32, u32)>);
+
+/// What the normal-play searches of the game's family learned (`sprouts_restore`
+/// reads it back).
+#[pyfunction]
+pub fn sprouts_saved(py: Python<'_>, game: PyRef<'_, PyNativeGame>) -> PyResult<Learned> {
+    let at = sprouts_of(&game)?;
+    let saved = py.detach(|| at.game.saved())?;
+    Ok((saved.values, saved.couples))
+}
+
+/// Enter in the game's family what `sprouts_saved` gave: ValueError naming the first
+/// entry that is not a land or that no land could have.
+#[pyfunction]
+pub fn sprouts_restore(
+    py: Python<'_>,
+    game: PyRef<'_, PyNativeGame>,
+    values: Vec<(String, UInt<u32>)>,
+    couples: Vec<(String, UInt<u32>, UInt<u32>, UInt<u32>)>,
+) -> PyResult<()> {
+    let at = sprouts_of(&game)?;
+    let saved = Saved {
+        values: values.into_iter().map(|(l, v)| (l, v.0)).collect(),
+        couples: couples
+            .into_iter()
+            .map(|(l, h, p, d)| (l, h.0, p.0, d.0))
+            .collect(),
+    };
+    Ok(py.detach(|| at.game.restore(&saved))?)
 }

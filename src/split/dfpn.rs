@@ -110,16 +110,81 @@ const TABLE_BYTES: u64 = 1 << 30;
 /// What an entry of the transposition table costs beside its key's heap.
 const ENTRY_BYTES: u64 = 96;
 
-/// One search over `game`: the values it learns go to `values`.
+/// The proof and disproof numbers of couples, by component, then heap: the
+/// transposition table of the searches, kept by their caller so that a search paused
+/// (`Budget::until`) or stopped goes on from them, and a checkpoint saves them.
+#[derive(Debug)]
+pub struct Proofs<K> {
+    numbers: FxHashMap<K, SmallVec<[(u32, Numbers); 2]>>,
+    bytes: u64,
+}
+
+impl<K> Default for Proofs<K> {
+    fn default() -> Self {
+        Proofs {
+            numbers: FxHashMap::default(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq> Proofs<K> {
+    /// Each couple's component, heap and numbers.
+    pub fn entries(&self) -> impl Iterator<Item = (&K, u32, Numbers)> + '_ {
+        self.numbers
+            .iter()
+            .flat_map(|(k, entries)| entries.iter().map(move |&(heap, n)| (k, heap, n)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.numbers.values().map(SmallVec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.numbers.is_empty()
+    }
+
+    /// Forget them all (a search done: what it proved is in the values).
+    pub fn clear(&mut self) {
+        *self = Proofs::default();
+    }
+
+    /// Enter the numbers of a couple, as a checkpoint saved them (`heap_bytes`: what
+    /// its key holds on the heap); a proved loss belongs to the values, not here.
+    pub fn restore(
+        &mut self,
+        key: K,
+        heap: u32,
+        numbers: Numbers,
+        heap_bytes: usize,
+    ) -> Result<()> {
+        let Proofs {
+            numbers: all,
+            bytes,
+        } = self;
+        all.try_reserve(1)
+            .map_err(|_| crate::base::alloc::too_large::<(K, Numbers)>(all.len() + 1))?;
+        let entries = all.entry(key).or_insert_with(|| {
+            *bytes += ENTRY_BYTES + heap_bytes as u64;
+            SmallVec::new()
+        });
+        match entries.iter_mut().find(|e| e.0 == heap) {
+            Some(e) => e.1 = numbers,
+            None => entries.push((heap, numbers)),
+        }
+        Ok(())
+    }
+}
+
+/// One search over `game`: the values it learns go to `values`, the numbers of the
+/// couples it meets to `proofs`.
 pub struct Outcomes<'a, S: Split> {
     game: &'a mut S,
     table: Private<'a, S::Key>,
     budget: Budget,
     report: &'a (dyn Fn(usize) + Sync),
     spend: Spend,
-    /// Numbers of couples by component, then heap.
-    numbers: FxHashMap<S::Key, SmallVec<[(u32, Numbers); 2]>>,
-    numbers_bytes: u64,
+    proofs: &'a mut Proofs<S::Key>,
     options: Vec<S::Part>,
 }
 
@@ -127,6 +192,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
     pub fn new(
         game: &'a mut S,
         values: &'a mut FxHashMap<S::Key, u32>,
+        proofs: &'a mut Proofs<S::Key>,
         budget: Budget,
         report: &'a (dyn Fn(usize) + Sync),
     ) -> Result<Self> {
@@ -136,8 +202,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
             budget,
             report,
             spend: Spend::new(budget),
-            numbers: FxHashMap::default(),
-            numbers_bytes: 0,
+            proofs,
             options: Vec::new(),
         })
     }
@@ -264,7 +329,8 @@ impl<'a, S: Split> Outcomes<'a, S> {
         {
             return WIN;
         }
-        self.numbers
+        self.proofs
+            .numbers
             .get(key)
             .and_then(|entries| entries.iter().find(|e| e.0 == heap))
             .map_or(FRESH, |e| e.1)
@@ -274,7 +340,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
     fn store(&mut self, key: &S::Key, heap: u32, numbers: Numbers) -> Result<()> {
         if numbers == LOSS {
             let report = self.report;
-            if let Some(entries) = self.numbers.get_mut(key) {
+            if let Some(entries) = self.proofs.numbers.get_mut(key) {
                 entries.retain(|e| e.0 != heap);
             }
             let key_heap = self.game.key_heap();
@@ -288,7 +354,7 @@ impl<'a, S: Split> Outcomes<'a, S> {
             let not = self.table.refuted(key).unwrap_or(0) | 1 << heap;
             self.table.refute(key.clone(), not)?;
         }
-        if let Some(entries) = self.numbers.get_mut(key) {
+        if let Some(entries) = self.proofs.numbers.get_mut(key) {
             match entries.iter_mut().find(|e| e.0 == heap) {
                 Some(e) => e.1 = numbers,
                 None => entries.push((heap, numbers)),
@@ -297,35 +363,36 @@ impl<'a, S: Split> Outcomes<'a, S> {
         }
         let bound = self.budget.max_memory.div_ceil(2).min(TABLE_BYTES);
         let bytes = ENTRY_BYTES + self.game.heap_of(key) as u64;
-        if self.numbers_bytes + bytes > bound {
+        if self.proofs.bytes + bytes > bound {
             self.make_room();
         }
-        self.numbers.try_reserve(1).map_err(|_| {
-            crate::base::alloc::too_large::<(S::Key, Numbers)>(self.numbers.len() + 1)
+        let proofs = &mut *self.proofs;
+        proofs.numbers.try_reserve(1).map_err(|_| {
+            crate::base::alloc::too_large::<(S::Key, Numbers)>(proofs.numbers.len() + 1)
         })?;
-        self.numbers_bytes += bytes;
+        proofs.bytes += bytes;
         let mut entries = SmallVec::new();
         entries.push((heap, numbers));
-        self.numbers.insert(key.clone(), entries);
+        proofs.numbers.insert(key.clone(), entries);
         Ok(())
     }
 
     /// Drop the couples not proved (and all, if those proved fill half the table).
     fn make_room(&mut self) {
-        self.numbers.retain(|_, entries| {
+        let proofs = &mut *self.proofs;
+        proofs.numbers.retain(|_, entries| {
             entries.retain(|e| e.1.proved());
             !entries.is_empty()
         });
         let game = &*self.game;
-        self.numbers_bytes = self
+        proofs.bytes = proofs
             .numbers
             .keys()
             .map(|k| ENTRY_BYTES + game.heap_of(k) as u64)
             .sum();
         let bound = self.budget.max_memory.div_ceil(2).min(TABLE_BYTES);
-        if self.numbers_bytes > bound / 2 {
-            self.numbers = FxHashMap::default();
-            self.numbers_bytes = 0;
+        if proofs.bytes > bound / 2 {
+            proofs.clear();
         }
     }
 

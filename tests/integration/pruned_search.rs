@@ -10,7 +10,7 @@ use nimkit::outcome::Outcome;
 use nimkit::rules::{Rules, TakeLimit};
 use nimkit::search::MultisetSolution;
 use nimkit::split::budget::Budget;
-use nimkit::split::dfpn::Outcomes;
+use nimkit::split::dfpn::{Outcomes, Proofs};
 use nimkit::split::misere::{self, Keyed, MisereSplit, Table};
 use nimkit::split::pruned::{Search, Split};
 use nimkit::split::table::Private;
@@ -166,10 +166,16 @@ fn proof_number_search_equals_the_heap_solver() {
         let mut shared = FxHashMap::default();
         for n in 0..most {
             let mut game = Heaps(&rules);
-            let found = Outcomes::new(&mut game, &mut shared, Budget::default(), &|_| {})
-                .unwrap()
-                .value(&[vec![n]])
-                .unwrap();
+            let found = Outcomes::new(
+                &mut game,
+                &mut shared,
+                &mut Proofs::default(),
+                Budget::default(),
+                &|_| {},
+            )
+            .unwrap()
+            .value(&[vec![n]])
+            .unwrap();
             assert_eq!(found, rules.grundy(n), "{code}: heap {n}");
         }
         for (a, b, c) in [
@@ -187,10 +193,16 @@ fn proof_number_search_equals_the_heap_solver() {
             for target in [sum, sum ^ 1, sum ^ 2] {
                 let mut own = FxHashMap::default();
                 let mut game = Heaps(&rules);
-                let is = Outcomes::new(&mut game, &mut own, Budget::default(), &|_| {})
-                    .unwrap()
-                    .sum_is(&parts, target)
-                    .unwrap();
+                let is = Outcomes::new(
+                    &mut game,
+                    &mut own,
+                    &mut Proofs::default(),
+                    Budget::default(),
+                    &|_| {},
+                )
+                .unwrap()
+                .sum_is(&parts, target)
+                .unwrap();
                 assert_eq!(is, target == sum, "{code}: {a} + {b} + {c} is {target}");
             }
         }

@@ -22,6 +22,8 @@ from nimkit import board_checkpoint
 from nimkit.boards import memory_bytes
 from nimkit.cli import main
 
+from .sigterm import stopped_by_sigterm
+
 
 def test_memory_sizes_are_read_as_people_write_them():
     assert memory_bytes("1.5 GB") == 1_500_000_000
@@ -325,21 +327,7 @@ def test_sigterm_saves_the_search_and_ends_the_process(tmp_path, sigint):
     # Cram 6 x 7 takes minutes: the signal comes while the search's first report (at
     # 4096 values) sleeps, and every=inf saves only at the end. With SIGINT ignored the
     # handler's KeyboardInterrupt must still stop the search (it was once lost there).
-    child = subprocess.Popen(
-        [sys.executable, "-c", SIGTERM_SCRIPT, str(tmp_path), sigint],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "searching\n"
-        child.send_signal(signal.SIGTERM)
-        out, _ = child.communicate(timeout=300)
-    finally:
-        child.kill()  # never left behind, whatever failed
-        child.wait()
-    assert child.returncode == -signal.SIGTERM
-    assert out == ""
+    stopped_by_sigterm(SIGTERM_SCRIPT, str(tmp_path), sigint)
     entries = board_checkpoint.read(tmp_path)["entries"]["board"]
     assert entries >= 4096
     assert board_checkpoint.load(nk.Cram(6, 7), tmp_path) == entries

@@ -202,7 +202,7 @@ def test_what_the_cluster_cannot_do_is_refused(client, tmp_path):
     with pytest.raises(ValueError, match="on a cluster only"):
         cram.outcome(checkpoint=tmp_path)
     with pytest.raises(ValueError, match="on a cluster only"):
-        nk.Sprouts(3).grundy(checkpoint=tmp_path)
+        nk.Sprouts(3).outcome(misere=True, checkpoint=tmp_path)
 
 
 def test_the_command_line_searches_on_a_scheduler(client, capsys, tmp_path):

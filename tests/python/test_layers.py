@@ -60,6 +60,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "nimkit.coins",
             "nimkit.hackenbush",
             "nimkit.sprouts",
+            "nimkit.sprouts_checkpoint",
             "nimkit.sprouts_table",
         ],
     ),

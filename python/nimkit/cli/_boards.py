@@ -86,8 +86,11 @@ def add_commands(commands: Any, whole: Callable[[int, int, str], Callable[[str],
     sprouts.add_argument(
         "--checkpoint",
         metavar="DIR",
-        help="with --scheduler: keep the answers of the lands in DIR, and go on from them",
+        help="save what the normal-play search learns in DIR (every --every seconds, on "
+        "Ctrl-C, SIGTERM and at the end) and start from what DIR holds; with --scheduler: "
+        "keep the answers of the lands there",
     )
+    _add_every(sprouts)
     sprouts.add_argument(
         "--certificate",
         metavar="FILE",
@@ -226,6 +229,10 @@ def _add_bounds(command: argparse.ArgumentParser) -> None:
         help="save what the search learns in DIR (every --every seconds, on Ctrl-C, SIGTERM "
         "and at the end) and start from what DIR holds",
     )
+    _add_every(command)
+
+
+def _add_every(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--every",
         metavar="SECONDS",
@@ -354,7 +361,8 @@ def _report(
 
 
 def _sprouts(args: argparse.Namespace) -> int:
-    """``nimkit sprouts``: as the boards', without checkpoints (not kept for Sprouts).
+    """``nimkit sprouts``: as the boards'; ``--checkpoint`` saves the normal-play
+    search (``nimkit.sprouts_checkpoint``).
 
     >>> from nimkit.cli import main
     >>> main(["sprouts", "4"])
@@ -372,10 +380,15 @@ def _sprouts(args: argparse.Namespace) -> int:
     if args.scheduler is not None:
         with _client(args) as client:
             return _on_cluster(game, args, client)
-    if args.checkpoint is not None:
-        raise ValueError("nimkit sprouts keeps a checkpoint on a cluster only (--scheduler)")
     started = time.perf_counter()
     bounds = {"max_memory": args.max_memory, "evict": args.evict}
+    if args.checkpoint is not None:
+        if args.misere or args.certificate is not None:
+            raise ValueError(
+                "--checkpoint saves the normal-play search: no --misere (saved on a "
+                "cluster only, with --scheduler) and no --certificate"
+            )
+        bounds.update(checkpoint=args.checkpoint, every=args.every)
     if args.certificate is not None:
         if args.misere:
             raise ValueError("a Sprouts certificate proves the normal-play value: no --misere")
@@ -385,7 +398,12 @@ def _sprouts(args: argparse.Namespace) -> int:
         print(f"certificate: {args.certificate} (check it with nimkit verify)")
         return 0
     value = game.grundy(progress=args.progress, **bounds)
-    outcome = game.outcome(args.misere, progress=args.progress, **bounds)
+    for saving in ("checkpoint", "every"):
+        bounds.pop(saving, None)  # the options' searches meet what it learned
+    if args.misere:
+        outcome = game.outcome(True, progress=args.progress, **bounds)
+    else:
+        outcome = Outcome.N if value else Outcome.P
     won = (o for o in game.options() if o.outcome(args.misere, **bounds).value == "P")
     move = next(won, None) if outcome.value == "N" else None
     shown = None if move is None else f"to {move}"
