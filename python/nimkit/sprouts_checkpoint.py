@@ -15,7 +15,9 @@ The save is believed only as far as it is checked: it carries the SHA-256 of its
 contents (damage of any kind is a ValueError, never an answer), each land is read
 back from its text through the notation's own checks, and a value no land could have
 (one at least its lives: a move takes a life, and needs two) is refused with the land
-named. The checksum tells damage; it is no signature against one who writes it again.
+named, as is a land saved twice with two values. The checksum tells damage; it is no
+signature against one who writes it again. One directory serves one run at a time:
+two runs saving in one directory at once each replace the other's save.
 Misère play searches whole positions and is not saved in one process (its answers
 are, on a cluster: ``client=``).
 
@@ -66,7 +68,7 @@ def _parsed(directory: str | os.PathLike[str]) -> dict[str, Any] | None:
         data = json.loads(path.read_bytes())
     except FileNotFoundError:
         return None
-    except (ValueError, OSError):
+    except (ValueError, OSError, RecursionError):
         raise damaged from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise damaged
@@ -115,19 +117,40 @@ def load(game: ImpartialGame, directory: str | os.PathLike[str]) -> int:
     if data is None:
         return 0
     path = Path(directory) / FILE
-    values, couples = ([_tuple(e) for e in data[k]] for k in ("values", "couples"))
+    values = _entries(data["values"], "value", 2, path)
+    couples = _entries(data["couples"], "couple", 4, path)
     try:
         _core.sprouts_restore(game._native, values, couples)
-    except (TypeError, OverflowError) as err:
-        raise ValueError(f"{path} is not a nimkit Sprouts checkpoint ({err})") from None
     except ValueError as err:
         raise ValueError(f"{path}: {err}") from None
-    return len(data["values"]) + len(data["couples"])
+    return len(values) + len(couples)
 
 
-def _tuple(entry: Any) -> Any:
-    """An entry as the core reads it (JSON writes tuples as lists)."""
-    return tuple(entry) if isinstance(entry, list) else entry
+#: The most of an entry an error message repeats.
+_SHOWN = 80
+
+
+def _entries(rows: list[Any], kind: str, width: int, path: Path) -> list[tuple[Any, ...]]:
+    """The entries of one kind as the core reads them: a land's text (the notation is
+    ASCII) and ``width - 1`` numbers of 32 bits each; ValueError naming the first
+    that is not."""
+    read = []
+    for i, row in enumerate(rows):
+        if not (
+            isinstance(row, list)
+            and len(row) == width
+            and isinstance(row[0], str)
+            and row[0].isascii()
+            and all(type(n) is int and 0 <= n < 1 << 32 for n in row[1:])
+        ):
+            shown = repr(row)
+            shown = shown if len(shown) <= _SHOWN else shown[:_SHOWN] + "..."
+            raise ValueError(
+                f"{path}: {kind} {i} is not a land's text and {width - 1} whole "
+                f"number{'s' if width > 2 else ''} below 2**32: {shown}"
+            )
+        read.append(tuple(row))
+    return read
 
 
 def run(

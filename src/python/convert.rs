@@ -52,9 +52,13 @@ impl<'a, 'py, T: TryFrom<u64>> FromPyObject<'a, 'py> for UInt<T> {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let value = uint(&obj, "the argument")?;
-        T::try_from(value)
-            .map(UInt)
-            .map_err(|_| too_large("the argument", &obj))
+        T::try_from(value).map(UInt).map_err(|_| {
+            // The largest T: the first power of two T cannot hold, less one.
+            let bits = (1..64)
+                .find(|&b| T::try_from(1u64 << b).is_err())
+                .unwrap_or(64);
+            too_large_for("the argument", &obj, bits)
+        })
     }
 }
 
@@ -63,8 +67,12 @@ fn negative(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
 }
 
 fn too_large(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    too_large_for(what, obj, 64)
+}
+
+fn too_large_for(what: &str, obj: &Bound<'_, PyAny>, bits: u32) -> PyErr {
     PyOverflowError::new_err(format!(
-        "{what} is {obj}, over the largest allowed, 2**64 - 1"
+        "{what} is {obj}, over the largest allowed, 2**{bits} - 1"
     ))
 }
 

@@ -100,10 +100,15 @@ def test_damaged_and_forged_saves_are_refused_with_what_is_wrong(tmp_path):
     again(r'the land "0\*3x" saved: not a Sprouts position')
     _rewrite(tmp_path, first(["", 0]), checksum=True)
     again("not one land with a move")
-    _rewrite(tmp_path, first(["0*3", -1]), checksum=True)
-    again("must not be negative")
-    _rewrite(tmp_path, first(["0*3"]), checksum=True)
-    again("length 1")
+    for entry in (["0*3", -1], ["0*3"], ["0*3", 2**32], ["0*3", "1"], 5, ["\ud800", 0]):
+        _rewrite(tmp_path, first(entry), checksum=True)
+        again(r"value 0 is not a land's text and 1 whole number below 2\*\*32")
+    _rewrite(tmp_path, first(["0." * 5000 + "0", 0]), checksum=True)
+    again(r'the land "(0\.){40}\.\.\." saved: ')
+    _rewrite(tmp_path, lambda values: [["0*2", 0], ["0*2", 1], *values], checksum=True)
+    again(r"the land 0\*2 has two values, 0 and 1")
+    (tmp_path / sprouts_checkpoint.FILE).write_text("[" * 100_000 + "]" * 100_000)
+    again("not a nimkit Sprouts checkpoint")
     data = json.loads(good)
     data["couples"] = [["0*3", 1, 0, 7]]
     data["sha256"] = sprouts_checkpoint._digest(data["values"], data["couples"])
@@ -164,3 +169,12 @@ def test_the_command_line_saves_normal_play(tmp_path, capsys):
         main(["sprouts", "7", "--checkpoint", str(tmp_path), "--misere"])
     assert refused.value.code == 2
     assert "--checkpoint saves the normal-play search: no --misere" in capsys.readouterr().err
+
+
+def test_a_number_too_large_for_the_core_names_the_bound_it_passed():
+    with pytest.raises(
+        OverflowError, match=r"is 4294967296, over the largest allowed, 2\*\*32 - 1"
+    ):
+        nk._core.sprouts_step(nk.Sprouts(3)._native, 2**32)
+    with pytest.raises(OverflowError, match=r"over the largest allowed, 2\*\*64 - 1"):
+        nk._core.sprouts_step(nk.Sprouts(3)._native, None, 2**64)

@@ -4,6 +4,8 @@
 //! checks (a land's code is never believed as bytes).
 use std::sync::PoisonError;
 
+use rustc_hash::FxHashMap;
+
 use super::code::{lands, Code};
 use super::land::lives_of_code;
 use super::{notation, Learned, Sprouts};
@@ -36,19 +38,23 @@ impl Sprouts {
     /// Enter what `saved` holds in the family's tables: ValueError (`Checkpoint`)
     /// naming the first entry that is not a land or that no land could have.
     pub fn restore(&self, saved: &Saved) -> Result<()> {
-        let mut read = Vec::new();
-        alloc::grow_by(&mut read, saved.values.len())?;
+        let mut read: FxHashMap<Code, u32> = FxHashMap::default();
+        read.try_reserve(saved.values.len())
+            .map_err(|_| alloc::too_large::<(Code, u32)>(saved.values.len()))?;
         for (text, value) in &saved.values {
             let land = land_of(text)?;
             // Each move takes a life, and a move needs two: fewer moves than lives.
             let lives = lives_of_code(&land);
             if *value >= lives {
                 return Err(Error::Checkpoint(format!(
-                    "the land {text} saved with the value {value}: a land of {lives} lives \
-                     has a value below {lives}"
+                    "the land {} saved with the value {value}: a land of {lives} lives \
+                     has a value below {lives}",
+                    shown(text)
                 )));
             }
-            read.push((land, *value));
+            if let Some(other) = read.insert(land, *value).filter(|v| v != value) {
+                return Err(twice(text, other, *value));
+            }
         }
         let mut couples = Vec::new();
         alloc::grow_by(&mut couples, saved.couples.len())?;
@@ -58,14 +64,20 @@ impl Sprouts {
             // (or the reverse) is no search's.
             if *dn == 0 || (*pn == 0) != (*dn == INF) {
                 return Err(Error::Checkpoint(format!(
-                    "the couple of the land {text} and *{heap} saved with the numbers \
-                     {pn} and {dn}, which no search keeps"
+                    "the couple of the land {} and *{heap} saved with the numbers \
+                     {pn} and {dn}, which no search keeps",
+                    shown(text)
                 )));
             }
             couples.push((land_of(text)?, *heap, numbers));
         }
         let mut learned = self.learned.lock().unwrap_or_else(PoisonError::into_inner);
         let Learned { values, proofs } = &mut *learned;
+        for (land, value) in &read {
+            if let Some(&known) = values.get(land).filter(|&v| v != value) {
+                return Err(twice(&notation::text(land), known, *value));
+            }
+        }
         values
             .try_reserve(read.len())
             .map_err(|_| alloc::too_large::<(Code, u32)>(values.len() + read.len()))?;
@@ -78,9 +90,27 @@ impl Sprouts {
     }
 }
 
+/// The most of a land's text an error message repeats.
+const SHOWN: usize = 80;
+
+/// A land's text as an error message repeats it: cut short past `SHOWN` bytes.
+fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+fn twice(text: &str, one: u32, other: u32) -> Error {
+    Error::Checkpoint(format!(
+        "the land {} has two values, {one} and {other}",
+        shown(text)
+    ))
+}
+
 /// The code of the land written `text`: an error unless it is one land.
 fn land_of(text: &str) -> Result<Code> {
-    let bad = |why: String| Error::Checkpoint(format!("the land {text:?} saved: {why}"));
+    let bad = |why: String| Error::Checkpoint(format!("the land {:?} saved: {why}", shown(text)));
     let code = notation::parse(text).map_err(|e| bad(e.to_string()))?;
     let mut parts = lands(&code);
     match (parts.next(), parts.next()) {
@@ -135,6 +165,18 @@ mod tests {
             };
             assert!(matches!(family.restore(&saved), Err(Error::Checkpoint(_))));
         }
+        let values = vec![("0*2".to_string(), 0), ("0*2".to_string(), 0)];
+        assert!(family
+            .restore(&Saved {
+                values,
+                couples: Vec::new()
+            })
+            .is_ok());
+        let values = vec![("0*2".to_string(), 1)]; // known here as 0
+        assert!(matches!(
+            family.restore(&Saved { values, couples: Vec::new() }),
+            Err(Error::Checkpoint(m)) if m.contains("two values, 0 and 1")
+        ));
         let couples = vec![("0*3".to_string(), 1, 0, 7)];
         let saved = Saved {
             values: Vec::new(),
