@@ -151,6 +151,9 @@ pub fn sprouts_saved(py: Python<'_>, game: PyRef<'_, PyNativeGame>) -> PyResult<
     Ok((saved.values, saved.couples))
 }
 
+/// A couple as Python gives it back: its land, heap, proof and disproof numbers.
+type Couple = (String, UInt<u32>, UInt<u32>, UInt<u32>);
+
 /// Enter in the game's family what `sprouts_saved` gave: ValueError naming the first
 /// entry that is not a land or that no land could have.
 #[pyfunction]
@@ -158,7 +161,7 @@ pub fn sprouts_restore(
     py: Python<'_>,
     game: PyRef<'_, PyNativeGame>,
     values: Vec<(String, UInt<u32>)>,
-    couples: Vec<(String, UInt<u32>, UInt<u32>, UInt<u32>)>,
+    couples: Vec<Couple>,
 ) -> PyResult<()> {
     let at = sprouts_of(&game)?;
     let saved = Saved {
