@@ -147,7 +147,7 @@ type Learned = (Vec<(String, u32)>, Vec<(String, u32, u32, u32)>);
 #[pyfunction]
 pub fn sprouts_saved(py: Python<'_>, game: PyRef<'_, PyNativeGame>) -> PyResult<Learned> {
     let at = sprouts_of(&game)?;
-    let saved = py.detach(|| at.game.saved())?;
+    let saved = super::errors::unless_stopped(py.detach(|| at.game.saved()))?;
     Ok((saved.values, saved.couples))
 }
 
@@ -171,5 +171,5 @@ pub fn sprouts_restore(
             .map(|(l, h, p, d)| (l, h.0, p.0, d.0))
             .collect(),
     };
-    Ok(py.detach(|| at.game.restore(&saved))?)
+    super::errors::unless_stopped(py.detach(|| at.game.restore(&saved)))
 }

@@ -11,6 +11,7 @@ use super::land::lives_of_code;
 use super::{notation, Learned, Sprouts};
 use crate::base::alloc;
 use crate::base::error::{Error, Result};
+use crate::base::interrupt::Poll;
 use crate::split::proof::{Numbers, INF};
 
 /// The values of lands, and each couple's land, heap, proof and disproof numbers.
@@ -24,12 +25,16 @@ impl Sprouts {
     /// What the family's normal-play searches learned.
     pub fn saved(&self) -> Result<Saved> {
         let learned = self.learned.lock().unwrap_or_else(PoisonError::into_inner);
+        // A table of millions of lands takes a while to write out: Ctrl-C is heard.
+        let mut poll = Poll::default();
         let mut values = alloc::with_capacity(learned.values.len())?;
         for (land, &value) in &learned.values {
+            poll.tick()?;
             values.push((notation::text(land), value));
         }
         let mut couples = alloc::with_capacity(learned.proofs.len())?;
         for (land, heap, n) in learned.proofs.entries() {
+            poll.tick()?;
             couples.push((notation::text(land), heap, n.pn, n.dn));
         }
         Ok(Saved { values, couples })
@@ -41,7 +46,9 @@ impl Sprouts {
         let mut read: FxHashMap<Code, u32> = FxHashMap::default();
         read.try_reserve(saved.values.len())
             .map_err(|_| alloc::too_large::<(Code, u32)>(saved.values.len()))?;
+        let mut poll = Poll::default(); // each land is parsed and written anew
         for (text, value) in &saved.values {
+            poll.tick()?;
             let land = land_of(text)?;
             // Each move takes a life, and a move needs two: fewer moves than lives.
             let lives = lives_of_code(&land);
@@ -59,6 +66,7 @@ impl Sprouts {
         let mut couples = Vec::new();
         alloc::grow_by(&mut couples, saved.couples.len())?;
         for (text, heap, pn, dn) in &saved.couples {
+            poll.tick()?;
             let numbers = Numbers { pn: *pn, dn: *dn };
             // A couple proved lost gave its land's value; a pn of 0 with a finite dn
             // (or the reverse) is no search's.
