@@ -1,5 +1,7 @@
-//! Misère play of take-and-break games by misère quotients.
+//! Misère play: take-and-break games by misère quotients, and the canonical forms
+//! of impartial games (`canonical`).
 mod bits;
+pub mod canonical;
 pub mod genus;
 mod interpolation;
 pub mod monoid;

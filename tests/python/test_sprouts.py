@@ -115,10 +115,13 @@ MISERE_WINS = [1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0]
 
 
 @pytest.mark.research
-@pytest.mark.parametrize("spots", [7, 8, pytest.param(9, marks=pytest.mark.record)])
+@pytest.mark.parametrize(
+    "spots",
+    [7, 8, 9, 10, 11, 13, *(pytest.param(n, marks=pytest.mark.record) for n in (12, 14))],
+)
 def test_misere_play_past_six_spots(spots: int) -> None:
-    # Seconds each on the quick build (9 spots: a minute or two, a `record` case; the
-    # Sprouts guide's table).
+    # Seconds each on the quick build to 11 spots, 13 about a minute; 12 and 14 a
+    # few minutes each, `record` cases (the Sprouts guide's misère table).
     wins = MISERE_WINS[spots - 1]
     assert nk.Sprouts(spots).outcome(misere=True) == (Outcome.N if wins else Outcome.P)
 
@@ -181,10 +184,13 @@ def test_the_memory_bound_holds_the_values_found() -> None:
     assert nk.Sprouts(9).outcome(max_memory=10_000_000) == Outcome.N
     # So does the misère search, with the numbers of positions not yet proved.
     with pytest.raises(MemoryError, match="max_memory = 20000"):
-        nk.Sprouts(6).outcome(misere=True, max_memory=20_000)
-    assert nk.Sprouts(6).outcome(misere=True, max_memory=2_000_000) == Outcome.N
-    # Past the bound, room made by dropping the smallest positions found.
-    assert nk.Sprouts(6).outcome(misere=True, max_memory="100 KiB", evict=True) == Outcome.N
+        nk.Sprouts(7).outcome(misere=True, max_memory=20_000)
+    assert nk.Sprouts(7).outcome(misere=True, max_memory=2_000_000) == Outcome.P
+    # Past the bound, room made by dropping the smallest positions found (8 spots
+    # needs more than 100 KiB without).
+    with pytest.raises(MemoryError, match="max_memory = 102400"):
+        nk.Sprouts(8).outcome(misere=True, max_memory="100 KiB")
+    assert nk.Sprouts(8).outcome(misere=True, max_memory="100 KiB", evict=True) == Outcome.P
 
 
 def test_a_perfect_player_wins_the_games_it_should() -> None:
